@@ -1,0 +1,109 @@
+# Kernel-based checkpoint/restart for Linux 6.12: build, boot, test.
+# "make help" lists the targets; README.md explains them.
+
+VARIANT ?= default
+MEM ?= 2G
+SMP ?= 2
+TIMEOUT ?= 900
+CMD ?=
+SHARE ?=
+
+B := build
+TREE := $(B)/linux
+KOUT := $(B)/kernel-$(VARIANT)
+BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
+INITRD := $(B)/initramfs.cpio
+APPEND_debug := panic_on_warn=1
+QEMU := qemu/run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
+	--mem $(MEM) --smp $(SMP) --timeout $(TIMEOUT) \
+	--log $(B)/logs/console-$(VARIANT).log --append "$(APPEND_$(VARIANT))" \
+	$(if $(SHARE),--share "$(SHARE)")
+
+CC := gcc
+CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
+	-Itools/lib -Itests/lib
+LIB := tools/lib/crctl.c
+LIB_H := $(wildcard tools/lib/*.h)
+TAP := tests/lib/tap.c tests/lib/tap.h
+
+TOOLS :=
+GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
+GUEST_SH := $(patsubst tests/guest/%,$(B)/tests/%,$(filter-out %.c,$(wildcard tests/guest/*)))
+HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
+
+.PHONY: help deps kernel-tree kernel userspace image run guest shell test \
+	host-test refresh checkpatch clean distclean
+
+help:
+	@echo "make run        build everything, boot the guest, show the demo"
+	@echo "make test       build everything, run host and guest tests; last line: N passed, M failed"
+	@echo "make shell      interactive shell in the guest (leave with exit or Ctrl-A X)"
+	@echo "make guest CMD='...' [SHARE=dir]   run one command in the guest, with its exit status"
+	@echo "make kernel-tree / make refresh    the kernel-tree <-> patch-files round trip"
+	@echo "make checkpatch run scripts/checkpatch.pl on every patch"
+	@echo "variables: VARIANT=default|debug MEM=$(MEM) SMP=$(SMP) TIMEOUT=$(TIMEOUT)"
+
+deps:
+	@qemu/install-deps.sh
+
+kernel-tree: deps
+	@qemu/kernel-tree.sh $(TREE)
+
+kernel: kernel-tree
+	@qemu/build-kernel.sh $(TREE) $(KOUT) $(VARIANT)
+
+# User space: tools and guest tests are static (the guest has no libc).
+$(B)/bin/%: tools/%.c $(LIB) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $< $(LIB)
+
+$(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) tests/lib/tap.c
+
+$(B)/tests/%: tests/guest/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(B)/tests/lib/tap.sh: tests/lib/tap.sh
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) tests/lib/tap.c
+
+userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(GUEST_C) $(GUEST_SH) \
+	$(B)/tests/lib/tap.sh
+
+image: userspace
+	@qemu/mkinitramfs.sh $(INITRD) $(B)/bin $(B)/tests
+
+run: kernel image
+	@$(QEMU) --cmd demo
+
+# $(value CMD): the command exactly as given, "$x" and all.
+guest: kernel image
+	@$(if $(value CMD),,echo "usage: make guest CMD='shell command' [SHARE=folder]" >&2; exit 2)
+	@$(QEMU) --cmd '$(subst ','\'',$(value CMD))'
+
+shell: kernel image
+	@$(QEMU) --shell
+
+host-test: $(HOST_TESTS)
+	@tests/run.sh $(B)/host-tests
+
+test: kernel image $(HOST_TESTS)
+	@tests/run.sh $(B)/host-tests -- $(QEMU) --cmd run-tests
+
+refresh:
+	@qemu/refresh.sh $(TREE)
+
+checkpatch:
+	@qemu/checkpatch.sh $(TREE)
+
+clean:
+	rm -rf $(B)/bin $(B)/tests $(B)/host-tests $(INITRD) $(B)/logs
+
+distclean:
+	rm -rf $(B)

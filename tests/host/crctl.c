@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit tests of the control-file protocol helper (no kernel needed). */
+#include "crctl.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void test_format(void)
+{
+	char buf[64], tiny[8];
+	int n;
+
+	n = cr_format_request(buf, sizeof(buf), 1234, 3, 0);
+	tap_ok(n == 9 && !strcmp(buf, "1234 3 0\n"), "checkpoint request \"1234 3 0\" plus newline");
+	n = cr_format_request(buf, sizeof(buf), 0, 17, 5);
+	tap_ok(n > 0 && !strcmp(buf, "0 17 5\n"), "restart request with flags");
+	tap_errno(cr_format_request(tiny, sizeof(tiny), 123456, 3, 0), ENOSPC,
+		  "a request that does not fit is ENOSPC");
+}
+
+static void test_parse(void)
+{
+	tap_ok(cr_parse_crid("42\n", 3) == 42, "crid 42 parsed");
+	tap_ok(cr_parse_crid("0\n", 2) == 0, "crid 0 parsed");
+	tap_ok(cr_parse_crid("2147483647\n", 11) == 2147483647L, "largest crid parsed");
+	tap_errno(cr_parse_crid("2147483648\n", 11), EINVAL, "crid past INT_MAX refused");
+	tap_errno(cr_parse_crid("42", 2), EINVAL, "answer without newline refused");
+	tap_errno(cr_parse_crid("\n", 1), EINVAL, "empty answer refused");
+	tap_errno(cr_parse_crid("-1\n", 3), EINVAL, "negative answer refused");
+	tap_errno(cr_parse_crid("4 2\n", 4), EINVAL, "answer with a space refused");
+	tap_errno(cr_parse_crid("", 0), EINVAL, "zero-length answer refused");
+}
+
+static void test_hints(void)
+{
+	tap_ok(strstr(cr_hint(ENODEV), "echo 1 >") != NULL, "ENODEV hint says how to enable");
+	tap_ok(strstr(cr_hint(EPERM), "root") != NULL, "EPERM hint says root");
+	tap_ok(strstr(cr_hint(ENOENT), "debugfs") != NULL, "ENOENT hint names debugfs");
+	tap_ok(cr_hint(12345) != NULL, "unknown errno still gets a hint");
+	tap_ok(!strcmp(cr_path("enable"), CR_DEBUGFS "/enable"), "control file path");
+}
+
+int main(void)
+{
+	tap_plan(17);
+	test_format();
+	test_parse();
+	test_hints();
+	return tap_done();
+}

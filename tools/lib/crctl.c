@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The control-file protocol of /sys/kernel/debug/checkpoint: see crctl.h. */
+#include "crctl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const char *cr_path(const char *name)
+{
+	static char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", CR_DEBUGFS, name);
+	return path;
+}
+
+int cr_enable_get(void)
+{
+	char c;
+	int fd = open(cr_path("enable"), O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, &c, 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return n;
+	if (n != 1 || (c != '0' && c != '1'))
+		return -EPROTO;
+	return c - '0';
+}
+
+int cr_enable_set(int on)
+{
+	int fd = open(cr_path("enable"), O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1\n" : "0\n", 2) != 2)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int cr_format_request(char *buf, size_t size, long id, int fd,
+		      unsigned long flags)
+{
+	int n = snprintf(buf, size, "%ld %d %lu\n", id, fd, flags);
+
+	if (n < 0 || (size_t)n >= size)
+		return -ENOSPC;
+	return n;
+}
+
+long cr_parse_crid(const char *buf, size_t len)
+{
+	long crid = 0;
+	size_t i;
+
+	if (len < 2 || buf[len - 1] != '\n')
+		return -EINVAL;
+	for (i = 0; i < len - 1; i++) {
+		int d = buf[i] - '0';
+
+		if (d < 0 || d > 9 || crid > (0x7fffffffL - d) / 10)
+			return -EINVAL;
+		crid = crid * 10 + d;
+	}
+	return crid;
+}
+
+static long ctl_request(int ctlfd, long id, int fd, unsigned long flags)
+{
+	char req[64];
+	int n = cr_format_request(req, sizeof(req), id, fd, flags);
+
+	if (n < 0)
+		return n;
+	if (write(ctlfd, req, n) != n)
+		return -errno;
+	return 0;
+}
+
+long cr_ctl_checkpoint(int ctlfd, pid_t pid, int fd, unsigned long flags)
+{
+	char ans[32];
+	long ret = ctl_request(ctlfd, pid, fd, flags);
+	ssize_t n;
+
+	if (ret)
+		return ret;
+	n = read(ctlfd, ans, sizeof(ans));
+	if (n < 0)
+		return -errno;
+	return cr_parse_crid(ans, n);
+}
+
+long cr_ctl_restart(int ctlfd, int crid, int fd, unsigned long flags)
+{
+	return ctl_request(ctlfd, crid, fd, flags);
+}
+
+static int ctl_open(const char *name, int mode)
+{
+	int fd = open(cr_path(name), mode | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+long cr_checkpoint(pid_t pid, int fd, unsigned long flags)
+{
+	int ctlfd = ctl_open("checkpoint", O_RDWR);
+	long ret;
+
+	if (ctlfd < 0)
+		return ctlfd;
+	ret = cr_ctl_checkpoint(ctlfd, pid, fd, flags);
+	close(ctlfd);
+	return ret;
+}
+
+long cr_restart(int crid, int fd, unsigned long flags)
+{
+	int ctlfd = ctl_open("restart", O_WRONLY);
+	long ret;
+
+	if (ctlfd < 0)
+		return ctlfd;
+	ret = cr_ctl_restart(ctlfd, crid, fd, flags);
+	close(ctlfd);
+	return ret;
+}
+
+long cr_sys_checkpoint(pid_t pid, int fd, unsigned long flags)
+{
+	long ret = syscall(__NR_checkpoint, pid, fd, flags);
+
+	return ret < 0 ? -errno : ret;
+}
+
+long cr_sys_restart(int crid, int fd, unsigned long flags)
+{
+	long ret = syscall(__NR_restart, crid, fd, flags);
+
+	return ret < 0 ? -errno : ret;
+}
+
+const char *cr_hint(int err)
+{
+	switch (err) {
+	case ENODEV:
+		return "the engine is off: echo 1 > " CR_DEBUGFS "/enable";
+	case ENOSYS:
+		return "the engine is off or not built in (CONFIG_CHECKPOINT): echo 1 > "
+		       CR_DEBUGFS "/enable";
+	case ENOENT:
+		return "is debugfs mounted (mount -t debugfs none /sys/kernel/debug) and the kernel built with CONFIG_CHECKPOINT?";
+	case EACCES:
+	case EPERM:
+		return "checkpoint/restart needs root (CAP_SYS_ADMIN)";
+	case EOPNOTSUPP:
+		return "this kernel's engine cannot do that yet: see dmesg and the checkpoint trace events";
+	case EINVAL:
+		return "malformed request or flags: see docs/interface.md";
+	case EBADF:
+		return "the image fd is not open (or not open for the right direction) in the caller";
+	case ESRCH:
+		return "no such process";
+	case EBUSY:
+		return "the target must be stopped (kill -STOP) or frozen first";
+	default:
+		return "see dmesg and the checkpoint trace events";
+	}
+}
