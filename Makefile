@@ -94,7 +94,7 @@ host-test: $(HOST_TESTS)
 	@tests/run.sh $(B)/host-tests
 
 test: kernel image $(HOST_TESTS)
-	@tests/run.sh $(B)/host-tests -- $(QEMU) --cmd run-tests
+	@tests/run.sh $(B)/host-tests -- $(QEMU)
 
 refresh:
 	@qemu/refresh.sh $(TREE)

@@ -20,7 +20,8 @@ for f in $frags; do
 	[ -f "$f" ] || { echo "build-kernel: unknown variant '$variant' (no $f)" >&2; exit 1; }
 done
 
-export CCACHE_DIR="${CCACHE_DIR:-$top/build/ccache}"
+# ccache's own default cache (~/.cache/ccache), shared by every clone on
+# the machine; paths under the tree are hashed relative to it.
 export CCACHE_BASEDIR="$tree"
 export KBUILD_BUILD_USER=cr KBUILD_BUILD_HOST=guest
 kmake() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" "$@"; }
@@ -28,7 +29,7 @@ kmake() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" "$@"; }
 # Re-configure when a fragment or the patch series changed.
 want=$( (cat $frags; series_hash "$top") | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$out/.cr-config" 2>/dev/null)" != "$want" ] || [ ! -f "$out/.config" ]; then
-	echo "build-kernel: configuring $variant (tinyconfig + ${frags##*/qemu/config/})"
+	echo "build-kernel: configuring $variant (tinyconfig +$(for f in $frags; do printf ' %s' "${f##*/}"; done))"
 	kmake tinyconfig >/dev/null
 	KCONFIG_CONFIG="$out/.config" "$tree/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" "$out/.config" $frags >/dev/null

@@ -2,11 +2,12 @@
 # The test runner: host unit tests, then the guest suite in QEMU; prints
 # every result and, last, exactly "N passed, M failed".
 #
-# Usage: tests/run.sh HOST_TEST_DIR [-- GUEST_COMMAND...]
+# Usage: tests/run.sh HOST_TEST_DIR [-- RUN_QEMU...]
 #   HOST_TEST_DIR  TAP-producing executables run on the host
-#   GUEST_COMMAND  a command that boots the guest and runs run-tests in it,
-#                  its TAP on stdout (qemu/run-qemu.sh --cmd run-tests)
-# Logs: build/logs/host-tests.tap, build/logs/guest-tests.tap.
+#   RUN_QEMU       the qemu/run-qemu.sh command line (kernel, image,
+#                  memory...) without --cmd: the harness tests boot it,
+#                  then it runs "run-tests" in the guest
+# Logs: build/logs/*.tap.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 host=$1
@@ -54,8 +55,11 @@ for t in "$host"/*; do
 done
 
 if [ $# -gt 0 ]; then
+	{ "$top/tests/host/harness.sh" "$@" 2>&1; echo $? > "$status"; } |
+		tee "$logs/harness.tap" | collect harness "$status"
+
 	echo "guest: booting and running the suite (log: build/logs/guest-tests.tap) ..."
-	{ "$@" 2> "$logs/guest-tests.err"; echo $? > "$status"; } |
+	{ "$@" --cmd run-tests 2> "$logs/guest-tests.err"; echo $? > "$status"; } |
 		tee "$logs/guest-tests.tap" | collect guest "$status"
 	rc=$(cat "$status")
 	case $rc in
