@@ -5,7 +5,6 @@ VARIANT ?= default
 MEM ?= 2G
 SMP ?= 2
 TIMEOUT ?= 900
-CMD ?=
 SHARE ?=
 
 B := build
@@ -26,8 +25,9 @@ LIB := tools/lib/crctl.c
 LIB_H := $(wildcard tools/lib/*.h)
 TAP := tests/lib/tap.c tests/lib/tap.h
 
-TOOLS :=
+TOOLS := ckpt rstr
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
+HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/%,$(wildcard tests/helpers/*.c))
 GUEST_SH := $(patsubst tests/guest/%,$(B)/tests/%,$(filter-out %.c,$(wildcard tests/guest/*)))
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
 
@@ -65,6 +65,11 @@ $(B)/tests/%: tests/guest/%
 	@mkdir -p $(@D)
 	cp $< $@
 
+# Programs the guest tests checkpoint and restart.
+$(B)/tests/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $< -lm
+
 $(B)/tests/lib/tap.sh: tests/lib/tap.sh
 	@mkdir -p $(@D)
 	cp $< $@
@@ -73,7 +78,7 @@ $(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) tests/lib/tap.c
 
-userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(GUEST_C) $(GUEST_SH) \
+userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(GUEST_C) $(GUEST_SH) $(HELPERS) \
 	$(B)/tests/lib/tap.sh
 
 image: userspace
@@ -82,10 +87,13 @@ image: userspace
 run: kernel image
 	@$(QEMU) --cmd demo
 
-# $(value CMD): the command exactly as given, "$x" and all.
+# CMD reaches the guest exactly as given ("$x", quotes, newlines and all):
+# through the environment, never re-expanded by make.
+override CMD := $(value CMD)
+export CMD
 guest: kernel image
-	@$(if $(value CMD),,echo "usage: make guest CMD='shell command' [SHARE=folder]" >&2; exit 2)
-	@$(QEMU) --cmd '$(subst ','\'',$(value CMD))'
+	@test -n "$$CMD" || { echo "usage: make guest CMD='shell command' [SHARE=folder]" >&2; exit 2; }
+	@$(QEMU) --cmd "$$CMD"
 
 shell: kernel image
 	@$(QEMU) --shell
