@@ -24,6 +24,7 @@ CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 LIB := tools/lib/crctl.c
 LIB_H := $(wildcard tools/lib/*.h)
 TAP := tests/lib/tap.c tests/lib/tap.h
+CRTEST := tests/lib/crtest.c tests/lib/crtest.h
 
 TOOLS := ckpt rstr
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
@@ -57,18 +58,18 @@ $(B)/bin/%: tools/%.c $(LIB) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $< $(LIB)
 
-$(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP)
+$(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP) $(CRTEST)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) tests/lib/tap.c
+	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) tests/lib/tap.c tests/lib/crtest.c -lm
 
 $(B)/tests/%: tests/guest/%
 	@mkdir -p $(@D)
 	cp $< $@
 
 # Programs the guest tests checkpoint and restart.
-$(B)/tests/%: tests/helpers/%.c
+$(B)/tests/%: tests/helpers/%.c $(LIB) $(LIB_H)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $< -lm
+	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) -lm
 
 $(B)/tests/lib/tap.sh: tests/lib/tap.sh
 	@mkdir -p $(@D)

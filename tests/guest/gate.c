@@ -65,19 +65,29 @@ static void check_on(void)
 	static const char *const bad[] = {
 		"1", "1 2 3 4", "1  2", "x 1", "1 y", "1 2 z", "1 2\n\n", " 1 2",
 	};
-	int img = open("/dev/null", O_WRONLY);
+	int out = open("/dev/null", O_WRONLY);
+	int in = open("/tmp/empty.img", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	char buf[16];
 	unsigned int i;
 	int ctl;
 
-	tap_errno(cr_checkpoint(getpid(), img, 0), EOPNOTSUPP,
-		  "on: checkpoint file reaches the engine (stub: EOPNOTSUPP)");
-	tap_errno(cr_restart(0, img, 0), EOPNOTSUPP,
-		  "on: restart file reaches the engine (stub: EOPNOTSUPP)");
-	tap_errno(cr_sys_checkpoint(getpid(), img, 0), EOPNOTSUPP,
-		  "on: checkpoint syscall reaches the engine (stub: EOPNOTSUPP)");
-	tap_errno(cr_sys_restart(0, img, 0), EOPNOTSUPP,
-		  "on: restart syscall reaches the engine (stub: EOPNOTSUPP)");
+	/* Errors only the engine gives show the requests reached it. */
+	tap_errno(cr_checkpoint(999999, out, 0), ESRCH,
+		  "on: checkpoint file reaches the engine (no such pid: ESRCH)");
+	tap_errno(cr_restart(0, in, 0), EIO,
+		  "on: restart file reaches the engine (empty image: EIO)");
+	tap_errno(cr_sys_checkpoint(999999, out, 0), ESRCH,
+		  "on: checkpoint syscall reaches the engine (ESRCH)");
+	tap_errno(cr_sys_restart(0, in, 0), EIO,
+		  "on: restart syscall reaches the engine (EIO)");
+	tap_errno(cr_checkpoint(getpid(), out, 1), EINVAL, "on: unknown checkpoint flags: EINVAL");
+	tap_errno(cr_restart(0, in, 1), EINVAL, "on: unknown restart flags: EINVAL");
+	close(in);
+	in = open("/tmp/empty.img", O_RDONLY);
+	tap_errno(cr_checkpoint(getpid(), in, 0), EBADF,
+		  "on: an image fd not open for writing: EBADF");
+	tap_errno(cr_restart(0, out, 0), EBADF,
+		  "on: an image fd not open for reading: EBADF");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		tap_errno(write_str("checkpoint", bad[i]), EINVAL,
 			  "on: request \"%.*s\" refused with EINVAL",
@@ -89,7 +99,8 @@ static void check_on(void)
 	       "reading the checkpoint file before any checkpoint gives ENODATA");
 	if (ctl >= 0)
 		close(ctl);
-	close(img);
+	close(in);
+	close(out);
 }
 
 /* In a child that dropped root, run the refusals; report from the parent. */
@@ -166,7 +177,7 @@ int main(void)
 {
 	struct stat st;
 
-	tap_plan(40);
+	tap_plan(44);
 	if (!tap_ok(stat(CR_DEBUGFS, &st) == 0 && S_ISDIR(st.st_mode),
 		    "%s exists", CR_DEBUGFS))
 		tap_bail("no %s: kernel without CONFIG_CHECKPOINT?", CR_DEBUGFS);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers for checkpoint/restart guest tests: see crtest.h. */
+#include "crtest.h"
+#include "crctl.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+pid_t spawn(char *const argv[])
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	fd = open("/dev/null", O_RDWR);
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+bool wait_file(const char *path, int seconds)
+{
+	int i;
+
+	for (i = 0; i < seconds * 100; i++) {
+		if (!access(path, F_OK))
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+static char task_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	char state = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ')
+			state = p[2];
+	}
+	fclose(f);
+	return state;
+}
+
+bool stop_task(pid_t pid)
+{
+	int i;
+
+	if (kill(pid, SIGSTOP))
+		return false;
+	for (i = 0; i < 500; i++) {
+		if (task_state(pid) == 'T')
+			return true;
+		sleep_ms(10);
+	}
+	return false;
+}
+
+long checkpoint_to(pid_t pid, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	long ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = cr_checkpoint(pid, fd, 0);
+	close(fd);
+	return ret;
+}
+
+pid_t restart_from(const char *path)
+{
+	pid_t pid = fork();
+	int fd;
+	long ret;
+
+	if (pid)
+		return pid;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		_exit(RESTART_FAILED(errno));
+	ret = cr_restart(0, fd, 0);
+	_exit(RESTART_FAILED(-ret));
+}
+
+int wait_exit(pid_t pid, int seconds)
+{
+	int i, status;
+
+	for (i = 0; i < seconds * 100; i++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return status;
+		if (r < 0)
+			return -1;
+		sleep_ms(10);
+	}
+	tap_diag("pid %d did not exit in %d s: killed", pid, seconds);
+	kill_wait(pid);
+	return -1;
+}
+
+void kill_wait(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	bool same = fa && fb;
+	int ca, cb;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		if (ca != cb)
+			same = false;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+void engine_on(void)
+{
+	if (cr_enable_set(1))
+		tap_bail("cannot turn the engine on: %s", cr_hint(ENODEV));
+}

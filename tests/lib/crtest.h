@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the guest tests that checkpoint and restart programs, in
+ * BLCR's phases: setup (spawn), pre-checkpoint (stop), checkpoint,
+ * continue or kill, restart, verify (wait for the exit status).
+ */
+#ifndef CRTEST_H
+#define CRTEST_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* The helper programs live next to the tests. */
+#define HELPER(name) "/tests/" name
+
+/* Start argv[0] with stdin, stdout and stderr on /dev/null. */
+pid_t spawn(char *const argv[]);
+/* Wait up to @seconds for @path to exist; false on timeout. */
+bool wait_file(const char *path, int seconds);
+/* SIGSTOP @pid and wait until it is stopped; false on timeout. */
+bool stop_task(pid_t pid);
+/* Checkpoint @pid into a new file @path; the crid or -errno. */
+long checkpoint_to(pid_t pid, const char *path);
+/* Fork a child that restarts from @path; its pid (the restarted task). */
+pid_t restart_from(const char *path);
+/* The exit status of @pid (waitpid status), or -1 after @seconds (killed). */
+int wait_exit(pid_t pid, int seconds);
+/* The status a restart_from() child exits with when the restart failed. */
+#define RESTART_FAILED(err) (100 + (err))
+/* Kill @pid with SIGKILL and reap it. */
+void kill_wait(pid_t pid);
+/* Size of @path, or -1. */
+long long file_size(const char *path);
+/* Whether two files have the same bytes. */
+bool same_file(const char *a, const char *b);
+/* Turn the engine on (bails out if it cannot). */
+void engine_on(void);
+/* Milliseconds, monotonic. */
+double now_ms(void);
+
+#endif /* CRTEST_H */
