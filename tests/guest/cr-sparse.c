@@ -65,7 +65,7 @@ int main(void)
 	sparse = measure("64", "/tmp/sparse.img", true, &pid);
 	dsize = file_size("/tmp/dense.img");
 	ssize = file_size("/tmp/sparse.img");
-	tap_ok(sparse <= 2 * dense + 10,
+	tap_ok(sparse <= 2 * dense + 5,
 	       "64 GiB mapping, 1 MiB written: %.1f ms; 1 MiB process: %.1f ms (median of %d)",
 	       sparse, dense, RUNS);
 	tap_ok(ssize <= dsize + 65536, "images: sparse %lld bytes, dense %lld bytes",
