@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Open files across checkpoint/restart: offsets, access mode, O_APPEND,
+ * close-on-exec, dup'd descriptors sharing one offset, a directory
+ * descriptor (fileshog checks them all).
+ */
+#include "crtest.h"
+#include "tap.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int run(bool ckpt)
+{
+	char *argv[] = { HELPER("fileshog"), "/tmp/files.ready", "/tmp/files.go",
+			 "/tmp/files.out", "/tmp/files.d", NULL };
+	pid_t pid;
+
+	unlink("/tmp/files.ready");
+	unlink("/tmp/files.go");
+	mkdir("/tmp/files.d", 0755);
+	pid = spawn(argv);
+	if (!wait_file("/tmp/files.ready", 60))
+		return -1;
+	if (ckpt) {
+		if (!stop_task(pid) || checkpoint_to(pid, "/tmp/files.img") <= 0)
+			return -1;
+		kill_wait(pid);
+		pid = restart_from("/tmp/files.img");
+	}
+	close(open("/tmp/files.go", O_WRONLY | O_CREAT, 0644));
+	return wait_exit(pid, 60);
+}
+
+static void show_out(void)
+{
+	char line[256];
+	FILE *f = fopen("/tmp/files.out", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		tap_diag("%.*s", (int)strcspn(line, "\n"), line);
+	if (f)
+		fclose(f);
+}
+
+int main(void)
+{
+	int st;
+
+	tap_plan(2);
+	engine_on();
+	st = run(false);
+	if (!tap_ok(st == 0, "without checkpoint every check holds (status %#x)", st))
+		show_out();
+	st = run(true);
+	if (!tap_ok(st == 0, "after checkpoint and restart every check holds (status %#x)", st))
+		show_out();
+	return tap_done();
+}
