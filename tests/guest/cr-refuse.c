@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Refusals: each gets its documented errno, and neither the target nor
+ * the caller is harmed.
+ *   checkpoint: a running target (EBUSY), a target holding a pipe
+ *   (EOPNOTSUPP); both run on to their end afterwards.
+ *   restart: bad magic, another format version, a different xstate in
+ *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
+ *   after the whole address space was built); the caller carries on
+ *   with its memory intact.
+ */
+#include "crctl.h"
+#include "crtest.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define IMG "/tmp/refuse.img"
+#define BAD "/tmp/refuse-bad.img"
+
+static char *image;
+static long long image_len;
+
+static bool exited(int st, int code)
+{
+	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == code;
+}
+
+static void load_image(void)
+{
+	FILE *f = fopen(IMG, "r");
+
+	image_len = file_size(IMG);
+	image = malloc(image_len);
+	if (!f || !image || fread(image, 1, image_len, f) != (size_t)image_len)
+		tap_bail("cannot read %s", IMG);
+	fclose(f);
+}
+
+/* Write the good image with @len bytes, @off patched by xor @mask. */
+static void write_bad(long long len, long long off, unsigned char mask)
+{
+	FILE *f = fopen(BAD, "w");
+
+	if (!f)
+		tap_bail("cannot write %s", BAD);
+	if (off >= 0)
+		image[off] ^= mask;
+	fwrite(image, 1, len, f);
+	if (off >= 0)
+		image[off] ^= mask;
+	fclose(f);
+}
+
+/*
+ * A caller that tries to restart from BAD: with a canary in its heap, it
+ * exits with the restart's errno if it survived with the canary intact.
+ */
+static int try_restart(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		size_t n = 1 << 20, i;
+		unsigned char *canary = malloc(n);
+		int fd = open(BAD, O_RDONLY);
+		long ret;
+
+		for (i = 0; canary && i < n; i++)
+			canary[i] = i * 7;
+		ret = cr_restart(0, fd, 0);
+		for (i = 0; canary && i < n; i++)
+			if (canary[i] != (unsigned char)(i * 7))
+				_exit(99);
+		_exit(ret < 0 ? -ret : 98);
+	}
+	return wait_exit(pid, 120);
+}
+
+static long long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long long n = 0;
+	int c;
+
+	while (f && (c = getc(f)) != EOF)
+		n += c == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void refuse_running(void)
+{
+	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "300", "5000", NULL };
+	long long before;
+	pid_t pid;
+	int st;
+
+	unlink("/tmp/refuse.out.ready");
+	pid = spawn(argv);
+	wait_file("/tmp/refuse.out.ready", 60);
+	tap_errno(checkpoint_to(pid, IMG), EBUSY, "checkpoint of a running task: EBUSY");
+	before = count_lines("/tmp/refuse.out");
+	usleep(300000);
+	tap_ok(count_lines("/tmp/refuse.out") > before, "the refused target keeps running");
+	st = wait_exit(pid, 120);
+	tap_ok(exited(st, 0), "and runs to its end (status %#x)", st);
+}
+
+static void refuse_pipe(void)
+{
+	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "300", "5000", NULL };
+	int p[2], st;
+	pid_t pid;
+
+	if (pipe(p))
+		tap_bail("pipe: %m");
+	unlink("/tmp/refuse.out.ready");
+	pid = fork();
+	if (!pid) {
+		dup2(p[1], 5);
+		execl(HELPER("counter"), argv[0], argv[1], argv[2], argv[3], NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	close(p[1]);
+	wait_file("/tmp/refuse.out.ready", 60);
+	stop_task(pid);
+	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
+		  "checkpoint of a task holding a pipe: EOPNOTSUPP");
+	kill(pid, SIGCONT);
+	st = wait_exit(pid, 120);
+	tap_ok(exited(st, 0), "the refused target continues and runs to its end (status %#x)", st);
+}
+
+int main(void)
+{
+	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "100000", "5000", NULL };
+	pid_t pid;
+	int st;
+
+	tap_plan(13);
+	engine_on();
+	refuse_running();
+	refuse_pipe();
+
+	/* A good image to damage. */
+	unlink("/tmp/refuse.out.ready");
+	pid = spawn(argv);
+	wait_file("/tmp/refuse.out.ready", 60);
+	stop_task(pid);
+	if (checkpoint_to(pid, IMG) <= 0)
+		tap_bail("no good image to start from");
+	kill_wait(pid);
+	load_image();
+
+	write_bad(image_len, 16, 0xff);			/* HEADER magic */
+	st = try_restart();
+	tap_ok(exited(st, EINVAL), "bad magic: EINVAL, caller intact (status %#x)", st);
+	write_bad(image_len, 16 + 8, 0x40);		/* HEADER version */
+	st = try_restart();
+	tap_ok(exited(st, EINVAL), "unknown format version: EINVAL, caller intact (status %#x)", st);
+	write_bad(image_len, 256 + 16, 0x01);		/* ARCH xfeatures: x87 bit */
+	st = try_restart();
+	tap_ok(exited(st, EINVAL), "different xstate features: EINVAL, caller intact (status %#x)", st);
+	write_bad(image_len / 2, -1, 0);
+	st = try_restart();
+	tap_ok(exited(st, EIO), "truncated in the middle: EIO, caller intact (status %#x)", st);
+	write_bad(image_len - 40, -1, 0);
+	st = try_restart();
+	tap_ok(exited(st, EIO), "tail record missing: EIO, caller intact (status %#x)", st);
+	write_bad(image_len, image_len - 24, 0xff);	/* TAIL magic */
+	st = try_restart();
+	tap_ok(exited(st, EINVAL), "bad tail magic: EINVAL, caller intact (status %#x)", st);
+	write_bad(image_len, image_len - 8, 0x08);	/* TAIL pos */
+	st = try_restart();
+	tap_ok(exited(st, EINVAL), "tail offset wrong: EINVAL, caller intact (status %#x)", st);
+
+	write_bad(image_len, -1, 0);
+	pid = restart_from(BAD);
+	usleep(500000);
+	st = count_lines("/tmp/refuse.out");
+	usleep(500000);
+	tap_ok(count_lines("/tmp/refuse.out") > st && waitpid(pid, NULL, WNOHANG) == 0,
+	       "the undamaged image restarts and counts on");
+	kill_wait(pid);
+	return tap_done();
+}
