@@ -44,6 +44,8 @@ grep ckpt_record_read rstr.report | sed -n "$fields" > reads.txt
 if cmp -s reads.txt records.txt; then tap_ok 0 "restart: one read event per image record ($(wc -l < reads.txt))"
 else tap_ok 1 "restart: read events = image records"; diff reads.txt records.txt | head -n 10 | sed 's/^/# /'; fi
 grep -q "restart_end: .* ret=0 bytes=$size\$" rstr.report
-tap_ok $? "restart_end reports ret=0 and the image's bytes"
+tap_ok $? "restart_end reports ret=0 and the image's bytes" ||
+	grep -E "restart_(begin|end)|CPU|lost" rstr.report | head -n 5 | sed 's/^/# /'
+
 echo 0 > $ctl/enable
 tap_done
