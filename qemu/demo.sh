@@ -1,25 +1,45 @@
 #!/bin/sh
-# The guest side of "make run": show what this kernel offers.
-# Until the engine lands, that is the gated interface: switch off ->
-# refused, switch on -> the request reaches the engine (a stub).
+# The guest side of "make run": a program counting into a file is stopped,
+# checkpointed through the control file while trace-cmd records the
+# checkpoint events, killed, and restarted from the image; it counts on
+# from where it was. Then a summary of the trace and the image's size.
 ctl=/sys/kernel/debug/checkpoint
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { printf '$ %s\n' "$*"; sh -c "$*" 2>&1 | sed 's/^/  /'; }
+cd /tmp
 
-say "the control files"
-run "uname -r; ls -l $ctl"
-say "the switch is off at boot: requests are refused with ENODEV"
-run "cat $ctl/enable"
-sleep 60 &
+say "turn the engine on (it is off at boot)"
+run "cat $ctl/enable; echo 1 > $ctl/enable; cat $ctl/enable"
+
+say "a program counting into a file, one line every 0.1 s"
+counter /tmp/count.txt 100000 100000 </dev/null >/dev/null 2>&1 &
 pid=$!
+sleep 2
+run "tail -n 3 /tmp/count.txt"
+
+say "stop it, checkpoint it through the control file, with trace-cmd recording"
 kill -STOP $pid
-run "echo '$pid 1' > $ctl/checkpoint"
-say "turn it on: the request reaches the engine"
-run "echo 1 > $ctl/enable; cat $ctl/enable"
-run "trace-cmd record -q -e checkpoint -o /tmp/demo.dat sh -c \"echo '$pid 1' > $ctl/checkpoint\""
-say "what the checkpoint trace events saw"
-run "trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -E 'checkpoint_(begin|end)'"
-say "and what the kernel said"
-run "dmesg | grep 'checkpoint:'"
+while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+run "trace-cmd record -q -e checkpoint -o /tmp/demo.dat sh -c 'exec 3>/tmp/count.img 4<>$ctl/checkpoint; echo \"$pid 3\" >&4 && read crid <&4 && echo \"checkpoint id \$crid\"'"
+
+say "kill it; the file ends where it was checkpointed"
 kill -9 $pid
+run "tail -n 2 /tmp/count.txt"
+
+say "restart it from the image: it counts on"
+run "sh -c 'exec 3</tmp/count.img; echo \"0 3\" > $ctl/restart' & sleep 2; tail -n 4 /tmp/count.txt; kill -9 \$!"
+
+say "what the trace saw: one event per image record"
+trace-cmd report -i /tmp/demo.dat 2>/dev/null | awk '
+/ckpt_record_write:/ {
+	match($0, /type=[A-Z]+/); t = substr($0, RSTART + 5, RLENGTH - 5)
+	match($0, /len=[0-9]+/); n[t]++; b[t] += substr($0, RSTART + 4, RLENGTH - 4) + 16
+	recs++
+}
+/checkpoint_end:/ { sub(/.*checkpoint_end: */, ""); end = $0 }
+END {
+	for (t in n) printf "  %-8s %4d records %10d bytes\n", t, n[t], b[t]
+	printf "  %d records; checkpoint_end: %s\n", recs, end
+}'
+run "ls -l /tmp/count.img"
 echo 0 > $ctl/enable
