@@ -33,13 +33,15 @@ say "what the trace saw: one event per image record"
 trace-cmd report -i /tmp/demo.dat 2>/dev/null | awk '
 /ckpt_record_write:/ {
 	match($0, /type=[A-Z]+/); t = substr($0, RSTART + 5, RLENGTH - 5)
-	match($0, /len=[0-9]+/); n[t]++; b[t] += substr($0, RSTART + 4, RLENGTH - 4) + 16
-	recs++
+	match($0, /len=[0-9]+/); len = substr($0, RSTART + 4, RLENGTH - 4)
+	if (!(t in n)) order[++types] = t
+	n[t]++; b[t] += 16 + int((len + 7) / 8) * 8; recs++; total += 16 + int((len + 7) / 8) * 8
 }
 /checkpoint_end:/ { sub(/.*checkpoint_end: */, ""); end = $0 }
 END {
-	for (t in n) printf "  %-8s %4d records %10d bytes\n", t, n[t], b[t]
-	printf "  %d records; checkpoint_end: %s\n", recs, end
+	for (i = 1; i <= types; i++)
+		printf "  %-8s %4d records %10d bytes\n", order[i], n[order[i]], b[order[i]]
+	printf "  %-8s %4d records %10d bytes\n  checkpoint_end: %s\n", "total", recs, total, end
 }'
 run "ls -l /tmp/count.img"
 echo 0 > $ctl/enable
