@@ -30,6 +30,10 @@ TOOLS := ckpt rstr
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/%,$(wildcard tests/helpers/*.c))
 GUEST_SH := $(patsubst tests/guest/%,$(B)/tests/%,$(filter-out %.c,$(wildcard tests/guest/*)))
+# The original series' sample programs, built as written when its
+# documentation patch is at hand (../shared/seeds); tests skip them if not.
+SEED_DOC := $(wildcard ../shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch)
+SEED_PROGS := $(if $(SEED_DOC),$(addprefix $(B)/tests/seed/,ckpt rstr self test))
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
 
 .PHONY: help deps kernel-tree kernel userspace image run guest shell test \
@@ -71,6 +75,14 @@ $(B)/tests/%: tests/helpers/%.c $(LIB) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) -lm
 
+$(B)/seed-src/%.c: $(SEED_DOC) qemu/seed-sample.sh
+	@mkdir -p $(@D)
+	qemu/seed-sample.sh $(SEED_DOC) $*.c > $@
+
+$(B)/tests/seed/%: $(B)/seed-src/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -w -static -D__NR_checkpoint=548 -D__NR_restart=549 -include string.h -o $@ $< -lm
+
 $(B)/tests/lib/tap.sh: tests/lib/tap.sh
 	@mkdir -p $(@D)
 	cp $< $@
@@ -79,7 +91,7 @@ $(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) tests/lib/tap.c
 
-userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(GUEST_C) $(GUEST_SH) $(HELPERS) \
+userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(GUEST_C) $(GUEST_SH) $(HELPERS) $(SEED_PROGS) \
 	$(B)/tests/lib/tap.sh
 
 image: userspace
