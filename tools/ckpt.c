@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ckpt: checkpoint a stopped task into an image, through the control file. */
+#include "cli.h"
 #include "crctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,36 +21,15 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL;
+	const char *out;
 	char *end;
 	long pid, crid;
-	int c, fd = STDOUT_FILENO;
+	int fd = STDOUT_FILENO;
+	int arg = cli_parse(argc, argv, 'o', "output", &out, 1, usage);
 
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
-	pid = strtol(argv[optind], &end, 10);
+	pid = strtol(argv[arg], &end, 10);
 	if (*end || pid <= 0) {
-		fprintf(stderr, "ckpt: '%s' is not a pid\n", argv[optind]);
+		fprintf(stderr, "ckpt: '%s' is not a pid\n", argv[arg]);
 		return 2;
 	}
 	if (out) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rstr: become the task saved in an image, through the control file. */
+#include "cli.h"
 #include "crctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,32 +22,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *in = NULL;
-	int c, fd = STDIN_FILENO;
+	const char *in;
+	int fd = STDIN_FILENO;
 	long ret;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			in = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	cli_parse(argc, argv, 'i', "input", &in, 0, usage);
 	if (in) {
 		fd = open(in, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {

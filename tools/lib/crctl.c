@@ -169,11 +169,13 @@ const char *cr_hint(int err)
 	case EOPNOTSUPP:
 		return "this kernel's engine cannot do that yet: see dmesg and the checkpoint trace events";
 	case EINVAL:
-		return "malformed request or flags: see docs/interface.md";
+		return "a malformed request or flags, or a damaged image (or one from a CPU with other xstate features): see dmesg";
+	case EIO:
+		return "the image is truncated: did its checkpoint complete?";
 	case EBADF:
 		return "the image fd is not open (or not open for the right direction) in the caller";
 	case ESRCH:
-		return "no such process";
+		return "is the pid right (in this pid namespace)?";
 	case EBUSY:
 		return "the target must be stopped (kill -STOP) or frozen first";
 	default:
