@@ -27,17 +27,25 @@ TAP := tests/lib/tap.c tests/lib/tap.h
 CRTEST := tests/lib/crtest.c tests/lib/crtest.h
 
 TOOLS := ckpt rstr
+# ckptinfo reads images with the kernel's own uapi header, installed from
+# the tree (make headers_install) into $(B)/uapi.
+UAPI := $(B)/uapi/include/linux/checkpoint_hdr.h
+CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c print.c json.c)
+CKPTINFO_DEP := $(CKPTINFO_SRC) tools/ckptinfo/image.h $(UAPI)
+FUZZ_SECONDS ?= 120
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/%,$(wildcard tests/helpers/*.c))
 GUEST_SH := $(patsubst tests/guest/%,$(B)/tests/%,$(filter-out %.c,$(wildcard tests/guest/*)))
 # The original series' sample programs, built as written when its
 # documentation patch is at hand (../shared/seeds); tests skip them if not.
-SEED_DOC := $(wildcard ../shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch)
+SEED_DOC := $(firstword $(wildcard \
+	../shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch \
+	/work/shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch))
 SEED_PROGS := $(if $(SEED_DOC),$(addprefix $(B)/tests/seed/,ckpt rstr self test))
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
 
 .PHONY: help deps kernel-tree kernel userspace image run guest shell test \
-	host-test refresh checkpatch clean distclean
+	host-test refresh checkpatch clean distclean fuzz fixtures
 
 help:
 	@echo "make run        build everything, boot the guest, show the demo"
@@ -46,6 +54,7 @@ help:
 	@echo "make guest CMD='...' [SHARE=dir]   run one command in the guest, with its exit status"
 	@echo "make kernel-tree / make refresh    the kernel-tree <-> patch-files round trip"
 	@echo "make checkpatch run scripts/checkpatch.pl on every patch"
+	@echo "make fuzz       fuzz ckptinfo's image reader (FUZZ_SECONDS=$(FUZZ_SECONDS))"
 	@echo "variables: VARIANT=default|debug MEM=$(MEM) SMP=$(SMP) TIMEOUT=$(TIMEOUT)"
 
 deps:
@@ -61,6 +70,34 @@ kernel: kernel-tree
 $(B)/bin/%: tools/%.c $(LIB) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $< $(LIB)
+
+$(UAPI): $(TREE)/include/uapi/linux/checkpoint_hdr.h
+	$(MAKE) -s -C $(TREE) ARCH=x86_64 O=$(abspath $(B))/uapi-obj \
+		INSTALL_HDR_PATH=$(abspath $(B))/uapi headers_install >/dev/null
+	@touch $@
+
+$(TREE)/include/uapi/linux/checkpoint_hdr.h: | kernel-tree
+
+# ckptinfo: static for the guest, dynamic for the host (tests, fuzzing)
+$(B)/bin/ckptinfo: $(CKPTINFO_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $(CKPTINFO_SRC)
+
+$(B)/host/ckptinfo: $(CKPTINFO_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -o $@ $(CKPTINFO_SRC)
+
+$(B)/host/ckptinfo-fuzz: $(CKPTINFO_DEP) tools/ckptinfo/fuzz.c
+	@mkdir -p $(@D)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I$(B)/uapi/include \
+		-o $@ tools/ckptinfo/fuzz.c $(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
+
+# Fuzz the image reader for FUZZ_SECONDS, from the fixtures as the corpus.
+fuzz: $(B)/host/ckptinfo-fuzz
+	@mkdir -p $(B)/fuzz-corpus
+	@cp tests/fixtures/*.img $(B)/fuzz-corpus/
+	$(B)/host/ckptinfo-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
+		-print_final_stats=1 $(B)/fuzz-corpus
 
 $(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP) $(CRTEST)
 	@mkdir -p $(@D)
@@ -87,11 +124,16 @@ $(B)/tests/lib/tap.sh: tests/lib/tap.sh
 	@mkdir -p $(@D)
 	cp $< $@
 
+$(B)/host-tests/ckptinfo: tests/host/ckptinfo.c $(CKPTINFO_DEP) $(TAP) $(B)/host/ckptinfo
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -Itools/ckptinfo -o $@ $< tests/lib/tap.c \
+		$(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
+
 $(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) tests/lib/tap.c
 
-userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(GUEST_C) $(GUEST_SH) $(HELPERS) $(SEED_PROGS) \
+userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(B)/bin/ckptinfo $(GUEST_C) $(GUEST_SH) $(HELPERS) $(SEED_PROGS) \
 	$(B)/tests/lib/tap.sh
 
 image: userspace
@@ -111,11 +153,15 @@ guest: kernel image
 shell: kernel image
 	@$(QEMU) --shell
 
-host-test: $(HOST_TESTS)
+host-test: $(HOST_TESTS) $(B)/host/ckptinfo
 	@tests/run.sh $(B)/host-tests
 
-test: kernel image $(HOST_TESTS)
+test: kernel image $(HOST_TESTS) $(B)/host/ckptinfo
 	@tests/run.sh $(B)/host-tests -- $(QEMU)
+
+# Regenerate tests/fixtures/*.img in the guest (commit them if they change).
+fixtures: kernel image
+	@$(QEMU) --share tests/fixtures --cmd 'sh /mnt/host/make-fixtures.sh'
 
 refresh:
 	@qemu/refresh.sh $(TREE)

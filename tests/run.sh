@@ -31,7 +31,12 @@ collect() {
 	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; next }
 	/^(not )?ok / {
 		ok = ($1 == "ok"); k++; bad += !ok
-		sub(/^(not )?ok [0-9]+ */, ""); sub(/^- */, ""); res(ok, $0); next
+		sub(/^(not )?ok [0-9]+ */, ""); sub(/^- */, "")
+		if (ok && $0 ~ /# SKIP/) {	# neither passed nor failed
+			printf "skip   %s: %s\n", suite, $0
+			next
+		}
+		res(ok, $0); next
 	}
 	/^Bail out!/ { print suite ": " $0 }
 	/^#/ { if ($0 ~ /^# (expected|got|planned|---)/ || !ok) print "        " $0 }

@@ -12,7 +12,7 @@ seed=/tests/seed
 out=/tmp/cr-test.out
 tap_plan 6
 if [ ! -x $seed/ckpt ]; then
-	for i in 1 2 3 4 5 6; do echo "ok $i - # SKIP seed samples not built (no ../shared/seeds)"; _tap_n=$i; done
+	for i in 1 2 3 4 5 6; do echo "ok $i - # SKIP seed samples not built (no seed documents at build time)"; _tap_n=$i; done
 	tap_done
 fi
 echo 1 > /sys/kernel/debug/checkpoint/enable

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ckptinfo --json: the summary's content as one JSON object (docs/ckptinfo.md). */
+#include "image.h"
+
+#include <inttypes.h>
+
+static void str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void hex(FILE *out, uint64_t v)
+{
+	fprintf(out, "\"%#" PRIx64 "\"", v);
+}
+
+static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
+{
+	static const char *const names[] = {
+		"r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8",
+		"rax", "rcx", "rdx", "rsi", "rdi", "orig_rax", "rip", "cs",
+		"rflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
+	};
+	const __u64 *r = &c->r15;
+	size_t i;
+
+	fputs(", \"registers\": {", out);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
+		hex(out, r[i]);
+	}
+	fputc('}', out);
+}
+
+void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool records)
+{
+	const struct ckpt_hdr_header *h = &img->header;
+	const struct ckpt_hdr_mm *m = &img->mm;
+	char prot[5];
+	size_t i, j;
+
+	fprintf(out, "{\"format\": %u, \"crid\": %d, \"time\": %" PRId64 ", \"kernel\": {\"release\": ",
+		h->version, h->crid, (int64_t)h->time);
+	str(out, h->release);
+	fputs(", \"version\": ", out);
+	str(out, h->version_str);
+	fputs(", \"machine\": ", out);
+	str(out, h->machine);
+	fprintf(out, "}, \"arch\": {\"xfeatures\": ");
+	hex(out, img->arch.xfeatures);
+	fprintf(out, ", \"xstate_size\": %u, \"xfeatures_in_use\": ", img->arch.xstate_size);
+	hex(out, img->xstate_features);
+
+	fprintf(out, "}, \"task\": {\"pid\": %d, \"comm\": ", img->task.pid);
+	str(out, img->task.comm);
+	fprintf(out, ", \"self\": %s", img->task.flags & CKPT_TASK_SELF ? "true" : "false");
+	if (with_regs)
+		regs(out, &img->cpu);
+
+	fputs("}, \"mm\": {\"start_code\": ", out);
+	hex(out, m->start_code);
+	fputs(", \"end_code\": ", out);
+	hex(out, m->end_code);
+	fputs(", \"start_brk\": ", out);
+	hex(out, m->start_brk);
+	fputs(", \"brk\": ", out);
+	hex(out, m->brk);
+	fputs(", \"start_stack\": ", out);
+	hex(out, m->start_stack);
+	fputs(", \"exe\": ", out);
+	if (m->exe_objref)
+		str(out, ci_file_by_ref(img, m->exe_objref)->path);
+	else
+		fputs("null", out);
+	fputs(", \"vmas\": [", out);
+	for (i = 0; i < img->nr_vmas; i++) {
+		const struct ckpt_hdr_vma *v = &img->vmas[i].v;
+		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
+
+		fprintf(out, "%s{\"start\": ", i ? ", " : "");
+		hex(out, v->start);
+		fputs(", \"end\": ", out);
+		hex(out, v->end);
+		fprintf(out, ", \"prot\": \"%s\", \"kind\": \"%s\", \"pages\": %" PRIu64
+			", \"vm_flags\": ", ci_prot(v->vm_flags, prot),
+			ci_vma_kind(v->kind), (uint64_t)v->nr_pages);
+		hex(out, v->vm_flags);
+		fputs(", \"file\": ", out);
+		if (f) {
+			str(out, f->path);
+			fprintf(out, ", \"offset\": %" PRIu64, (uint64_t)v->pgoff * 4096);
+		} else {
+			fputs("null", out);
+		}
+		fputc('}', out);
+	}
+
+	fputs("]}, \"fds\": [", out);
+	for (i = 0; i < img->nr_fds; i++) {
+		const struct ci_file *f = ci_file_by_ref(img, img->fds[i].file_objref);
+		const char *sep = "";
+
+		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", img->fds[i].fd);
+		str(out, f->path);
+		fprintf(out, ", \"flags\": %u, \"mode\": %u, \"pos\": %" PRId64
+			", \"cloexec\": %s, \"file\": %u, \"shared_with\": [",
+			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
+			img->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
+			f->objref);
+		for (j = 0; j < img->nr_fds; j++)
+			if (j != i && img->fds[j].file_objref == img->fds[i].file_objref) {
+				fprintf(out, "%s%u", sep, img->fds[j].fd);
+				sep = ", ";
+			}
+		fputs("]}", out);
+	}
+	fprintf(out, "], \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
+		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,
+		img->nr_records, img->nr_files, img->pages, img->size, img->trailing);
+	if (records) {
+		fputs(", \"records\": [", out);
+		for (i = 0; i < img->nr_kept; i++)
+			fprintf(out, "%s{\"pos\": %" PRIu64 ", \"type\": \"%s\", \"type_id\": %u"
+				", \"len\": %" PRIu64 ", \"objref\": %u}", i ? ", " : "",
+				img->records[i].pos, ci_type_name(img->records[i].type),
+				img->records[i].type, img->records[i].len,
+				img->records[i].objref);
+		fputc(']', out);
+	}
+	fputs("}\n", out);
+}
