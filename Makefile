@@ -27,6 +27,9 @@ TAP := tests/lib/tap.c tests/lib/tap.h
 CRTEST := tests/lib/crtest.c tests/lib/crtest.h
 
 TOOLS := ckpt rstr
+BENCH_TOOLS := $(B)/bin/workload $(B)/bin/crbench
+BENCH_SIZES ?= 1 16 64 256 1024
+BENCH_REPS ?= 3
 # ckptinfo reads images with the kernel's own uapi header, installed from
 # the tree (make headers_install) into $(B)/uapi.
 UAPI := $(B)/uapi/include/linux/checkpoint_hdr.h
@@ -45,7 +48,7 @@ SEED_PROGS := $(if $(SEED_DOC),$(addprefix $(B)/tests/seed/,ckpt rstr self test)
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
 
 .PHONY: help deps kernel-tree kernel userspace image run guest shell test \
-	host-test refresh checkpatch clean distclean fuzz fixtures
+	host-test refresh checkpatch clean distclean fuzz fixtures bench
 
 help:
 	@echo "make run        build everything, boot the guest, show the demo"
@@ -55,6 +58,7 @@ help:
 	@echo "make kernel-tree / make refresh    the kernel-tree <-> patch-files round trip"
 	@echo "make checkpatch run scripts/checkpatch.pl on every patch"
 	@echo "make fuzz       fuzz ckptinfo's image reader (FUZZ_SECONDS=$(FUZZ_SECONDS))"
+	@echo "make bench      this engine vs CRIU vs copy-once, in one guest run -> docs/benchmarks.md"
 	@echo "variables: VARIANT=default|debug MEM=$(MEM) SMP=$(SMP) TIMEOUT=$(TIMEOUT)"
 
 deps:
@@ -133,7 +137,11 @@ $(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) tests/lib/tap.c
 
-userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(B)/bin/ckptinfo $(GUEST_C) $(GUEST_SH) $(HELPERS) $(SEED_PROGS) \
+$(B)/bin/%: tools/bench/%.c $(LIB) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $< $(LIB)
+
+userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(B)/bin/ckptinfo $(BENCH_TOOLS) $(GUEST_C) $(GUEST_SH) $(HELPERS) $(SEED_PROGS) \
 	$(B)/tests/lib/tap.sh
 
 image: userspace
@@ -162,6 +170,19 @@ test: kernel image $(HOST_TESTS) $(B)/host/ckptinfo
 # Regenerate tests/fixtures/*.img in the guest (commit them if they change).
 fixtures: kernel image
 	@$(QEMU) --share tests/fixtures --cmd 'sh /mnt/host/make-fixtures.sh'
+
+# The benchmark: this engine, CRIU and the copy-once floor in one boot of
+# the "bench" kernel (CRIU's options), 1 vCPU, 6 GiB; docs/benchmarks.md
+# and its plot are made from that run.
+bench:
+	@qemu/install-deps.sh criu gnuplot-nox
+	@$(MAKE) -s kernel image VARIANT=bench
+	@rm -rf $(B)/bench && mkdir -p $(B)/bench
+	@qemu/run-qemu.sh --kernel $(B)/kernel-bench/arch/x86/boot/bzImage \
+		--initrd $(INITRD) --mem 6G --smp 1 --timeout 1800 \
+		--log $(B)/logs/console-bench.log --share $(B)/bench \
+		--cmd 'bench-guest "$(BENCH_SIZES)" $(BENCH_REPS)'
+	@qemu/bench-report.sh $(B)/bench docs
 
 refresh:
 	@qemu/refresh.sh $(TREE)

@@ -39,11 +39,14 @@ copy_with_libs() {
 	done
 }
 copy_with_libs "$tc"
+# CRIU, for "make bench" (installed by it): the same way, when present.
+[ -x /usr/sbin/criu ] && copy_with_libs /usr/sbin/criu
 
 cp "$top/qemu/init" "$root/init"
 cp "$top/qemu/motd" "$root/etc/motd"
 cp "$top/qemu/demo.sh" "$root/usr/bin/demo"
 cp "$top/tracepoints/check-trace.sh" "$root/usr/bin/check-trace"
+cp "$top/qemu/bench-guest.sh" "$root/usr/bin/bench-guest"
 chmod 755 "$root/init"
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/false' >> "$root/etc/passwd"

@@ -1,0 +1,26 @@
+#!/bin/sh
+# The guest side of "make bench": this engine, CRIU and the copy-once
+# floor on the same workload, in one boot, images on tmpfs. Results go to
+# /mnt/host (results.tsv, criu stats, guest.txt).
+# Usage: bench-guest.sh "SIZES (MiB)" REPS
+set -u
+sizes=$1 reps=$2
+out=/mnt/host/results.tsv
+mkdir -p /tmp/bench /mnt/host/criu-stats
+: > $out
+echo 1 > /sys/kernel/debug/checkpoint/enable
+{
+	echo "kernel: $(uname -r) $(uname -v)"
+	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(grep -c ^processor /proc/cpuinfo) vCPU)"
+	echo "memory: $(grep MemTotal /proc/meminfo | tr -s ' ' | cut -d' ' -f2-)"
+	echo "criu: $(criu --version 2>&1 | head -n 1)"
+} > /mnt/host/guest.txt
+for mib in $sizes; do
+	echo "bench: $mib MiB" >&2
+	crbench floor "$mib" "$reps" >> $out || echo "bench: floor $mib failed" >&2
+	crbench engine "$mib" "$reps" >> $out || echo "bench: engine $mib failed" >&2
+	crbench criu "$mib" "$reps" /mnt/host/criu-stats >> $out || echo "bench: criu $mib failed" >&2
+done
+echo "bench: sparse (64 GiB mapping, 1 MiB written)" >&2
+crbench engine 1 "$reps" 64 >> $out || echo "bench: sparse failed" >&2
+cat $out

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * crbench: the guest side of "make bench" for this engine and for the
+ * copy-once floor; prints one tab-separated line per repetition.
+ *
+ *   crbench engine MIB REPS [MAP_GIB]
+ *	checkpoint: SIGSTOP of the workload to the complete image on tmpfs
+ *	(the stop is in the time, as CRIU's freezing is in its dump);
+ *	restart: the restart request to the workload running again.
+ *	-> engine MIB MAP_GIB rep ckpt_ms rstr_ms image_bytes
+ *   crbench criu MIB REPS
+ *	criu dump -t PID -D DIR (its freezing included) and criu restore -D
+ *	DIR -d (which returns once the task runs), images on tmpfs, stats
+ *	(--display-stats) kept in STATS_DIR/criu-{dump,restore}-MIB-REP.txt.
+ *	-> criu MIB 0 rep dump_ms restore_ms image_bytes
+ *   crbench floor MIB REPS
+ *	the same bytes written once from user memory to a tmpfs file with
+ *	write(), and read back once into fresh memory with read().
+ *	-> floor MIB 0 rep write_ms read_ms bytes
+ */
+#include "crctl.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DIR "/tmp/bench"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void wait_file(const char *path, double spin_us)
+{
+	struct timespec ts = { 0, (long)(spin_us * 1000) };
+
+	while (access(path, F_OK))
+		nanosleep(&ts, NULL);
+}
+
+static void stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (;;) {
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			p = strrchr(buf, ')');
+			if (p && p[2] == 'T')
+				return;
+		}
+	}
+}
+
+static int engine(const char *mib, int reps, const char *gib)
+{
+	int rep;
+
+	for (rep = 1; rep <= reps; rep++) {
+		double t0, ckpt, rstr;
+		pid_t pid, r;
+		long long size;
+		long crid;
+		int fd;
+
+		unlink(DIR "/ready");
+		unlink(DIR "/resumed");
+		pid = fork();
+		if (!pid) {
+			int null = open("/dev/null", O_RDWR);
+
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+			setsid();
+			execl("/usr/bin/workload", "workload", mib, DIR "/ready",
+			      DIR "/resumed", gib, (char *)NULL);
+			_exit(127);
+		}
+		wait_file(DIR "/ready", 1000);
+
+		t0 = now_ms();
+		kill(pid, SIGSTOP);
+		stopped(pid);
+		fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		crid = cr_checkpoint(pid, fd, 0);
+		ckpt = now_ms() - t0;
+		size = lseek(fd, 0, SEEK_END);
+		close(fd);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (crid <= 0) {
+			fprintf(stderr, "crbench: checkpoint failed: %s\n", strerror(-crid));
+			return 1;
+		}
+
+		t0 = now_ms();
+		r = fork();
+		if (!r) {
+			fd = open(DIR "/img", O_RDONLY);
+			cr_restart(0, fd, 0);
+			_exit(1);
+		}
+		wait_file(DIR "/resumed", 50);
+		rstr = now_ms() - t0;
+		waitpid(r, NULL, 0);
+		unlink(DIR "/img");
+		printf("engine\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, gib, rep, ckpt,
+		       rstr, size);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+/* Run argv with stdout into @out; its exit status. */
+static int run(char *const argv[], const char *out)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static long long dir_bytes(const char *dir)
+{
+	char cmd[256];
+	long long kib = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "du -sk %s", dir);
+	f = popen(cmd, "r");
+	if (f && fscanf(f, "%lld", &kib) != 1)
+		kib = -1;
+	if (f)
+		pclose(f);
+	return kib * 1024;
+}
+
+static int criu(const char *mib, int reps, const char *stats)
+{
+	int rep;
+
+	for (rep = 1; rep <= reps; rep++) {
+		char pidstr[16], dump_out[256], rstr_out[256];
+		char *dump[] = { "/usr/sbin/criu", "dump", "-t", pidstr, "-D", DIR "/criu",
+				 "--display-stats", "-v1", NULL };
+		char *restore[] = { "/usr/sbin/criu", "restore", "-D", DIR "/criu", "-d",
+				    "--display-stats", "-v1", NULL };
+		double t0, d, r;
+		long long size;
+		pid_t pid;
+
+		unlink(DIR "/ready");
+		system("rm -rf " DIR "/criu; mkdir -p " DIR "/criu");
+		pid = fork();
+		if (!pid) {
+			int null = open("/dev/null", O_RDWR);
+
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+			setsid();
+			execl("/usr/bin/workload", "workload", mib, DIR "/ready",
+			      DIR "/resumed", (char *)NULL);
+			_exit(127);
+		}
+		wait_file(DIR "/ready", 1000);
+		snprintf(pidstr, sizeof(pidstr), "%d", pid);
+		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, mib, rep);
+		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, mib, rep);
+
+		t0 = now_ms();
+		if (run(dump, dump_out)) {
+			fprintf(stderr, "crbench: criu dump failed: see %s\n", dump_out);
+			kill(pid, SIGKILL);
+			return 1;
+		}
+		d = now_ms() - t0;
+		waitpid(pid, NULL, 0);		/* dump killed it */
+		size = dir_bytes(DIR "/criu");
+
+		t0 = now_ms();
+		if (run(restore, rstr_out)) {
+			fprintf(stderr, "crbench: criu restore failed: see %s\n", rstr_out);
+			return 1;
+		}
+		r = now_ms() - t0;
+		kill(pid, SIGKILL);		/* restored with its pid, not our child */
+		printf("criu\t%s\t0\t%d\t%.2f\t%.2f\t%lld\n", mib, rep, d, r, size);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int floor_(const char *mib, int reps)
+{
+	size_t len = strtoul(mib, NULL, 10) << 20, i;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char *src = malloc(len);
+	int rep;
+
+	if (!src)
+		return 1;
+	for (i = 0; i < len; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(src + i, &x, 8);
+	}
+	for (rep = 1; rep <= reps; rep++) {
+		double t0, w, r;
+		char *dst;
+		ssize_t n;
+		size_t done;
+		int fd;
+
+		t0 = now_ms();
+		fd = open(DIR "/floor", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		for (done = 0; done < len; done += n)
+			if ((n = write(fd, src + done, len - done)) <= 0)
+				return 1;
+		close(fd);
+		w = now_ms() - t0;
+
+		t0 = now_ms();
+		dst = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		fd = open(DIR "/floor", O_RDONLY);
+		for (done = 0; done < len; done += n)
+			if ((n = read(fd, dst + done, len - done)) <= 0)
+				return 1;
+		close(fd);
+		r = now_ms() - t0;
+		munmap(dst, len);
+		unlink(DIR "/floor");
+		printf("floor\t%s\t0\t%d\t%.2f\t%.2f\t%zu\n", mib, rep, w, r, len);
+		fflush(stdout);
+	}
+	free(src);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR]\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "engine"))
+		return engine(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "0");
+	if (!strcmp(argv[1], "criu"))
+		return criu(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : DIR);
+	if (!strcmp(argv[1], "floor"))
+		return floor_(argv[2], atoi(argv[3]));
+	return 2;
+}
