@@ -6,7 +6,7 @@
 set -u
 sizes=$1 reps=$2
 out=/mnt/host/results.tsv
-mkdir -p /tmp/bench /mnt/host/criu-stats
+mkdir -p /tmp/bench /mnt/host/criu-stats /mnt/host/engine-stats
 : > $out
 echo 1 > /sys/kernel/debug/checkpoint/enable
 {

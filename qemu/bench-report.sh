@@ -88,9 +88,13 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 		echo "| $s MiB | $((s * 1048576)) | $i | $((i - s * 1048576)) bytes |"
 	done
 	echo
-	echo "## CRIU's own statistics (--display-stats, first repetition)"
+	echo "## Where the time goes (first repetition)"
+	echo
+	echo "This engine (/sys/kernel/debug/checkpoint/stats) and CRIU (--display-stats), in CRIU's terms."
 	echo
 	for s in $sizes; do
+		f=$in/engine-stats/engine-$s-0-1.txt
+		[ -f "$f" ] && echo "$s MiB engine: $(grep -vE '\.(crid|pid) ' "$f" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" && echo
 		f=$in/criu-stats/criu-dump-$s-1.txt
 		[ -f "$f" ] || continue
 		echo "$s MiB dump: $(grep -E 'Freezing time|Frozen time|Memory dump time|Memory write time|Pages scanned|Pages written' "$f" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"

@@ -57,7 +57,9 @@ set -- -accel tcg -cpu max -m "$mem" -smp "$smp" -no-reboot \
 	-virtfs "local,path=$ctl,mount_tag=crctl,security_model=none"
 [ -z "$share" ] ||
 	set -- "$@" -virtfs "local,path=$(cd "$share" && pwd),mount_tag=crhost,security_model=none"
-kargs="panic=-1 oops=panic printk.devkmsg=on $append"
+# TCG's TSC fails the clocksource watchdog, which then falls back to jiffies
+# (4 ms steps): keep the TSC, timings need it.
+kargs="panic=-1 oops=panic printk.devkmsg=on tsc=reliable $append"
 
 if [ "$mode" = shell ]; then
 	# Console and shell on the terminal; Ctrl-A X quits QEMU.

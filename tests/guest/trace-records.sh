@@ -6,7 +6,7 @@
 # image's byte count (tracepoints/check-trace.sh).
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 4
+tap_plan 6
 echo 1 > $ctl/enable
 cd /tmp
 rm -f tr.out.ready
@@ -22,6 +22,11 @@ kill -9 $pid
 
 ckptinfo tr.img > info.txt
 tap_ok $? "ckptinfo finds the image valid ($(grep '^total' info.txt))"
+stat() { sed -n "s/^$1 //p" $ctl/stats; }
+pages=$(sed -n 's/^total: .* records, \([0-9]*\) pages.*/\1/p' info.txt)
+[ "$(stat checkpoint.result)" = 0 ] && [ "$(stat checkpoint.bytes)" = "$(wc -c < tr.img)" ] &&
+	[ "$(stat checkpoint.pages_written)" = "$pages" ] && [ "$(stat checkpoint.pages_scanned)" -ge "$pages" ]
+tap_ok $? "stats: checkpoint result 0, bytes and pages_written as in the image ($pages pages), pages_scanned >= written"
 check-trace ckpt.dat tr.img > check.txt
 tap_ok $? "write events = image records, field for field ($(cat check.txt | tail -n 1))" ||
 	sed 's/^/# /' check.txt
@@ -34,6 +39,9 @@ while [ ! -s rstr.pid ]; do sleep 0.05; done
 sleep 2
 kill -9 "$(cat rstr.pid)"
 wait
+[ "$(stat restart.result)" = 0 ] && [ "$(stat restart.pages_restored)" = "$pages" ] &&
+	[ "$(stat restart.bytes)" = "$(wc -c < tr.img)" ] && [ "$(stat restart.time_us)" -gt 0 ]
+tap_ok $? "stats: restart result 0, pages_restored and bytes as in the image" || sed 's/^/# /' $ctl/stats
 check-trace --read rstr.dat tr.img > check.txt
 tap_ok $? "restart: one read event per image record, and restart_end's bytes ($(tail -n 1 check.txt))" ||
 	sed 's/^/# /' check.txt

@@ -69,6 +69,26 @@ static void stopped(pid_t pid)
 	}
 }
 
+/* The engine's own statistics of the last checkpoint and restart. */
+static void save_stats(const char *mib, const char *gib, int rep)
+{
+	char path[256], buf[4096];
+	int in, out;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-%s-%d.txt",
+		 mib, gib, rep);
+	in = open(CR_DEBUGFS "/stats", O_RDONLY);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+}
+
 static int engine(const char *mib, int reps, const char *gib)
 {
 	int rep;
@@ -121,6 +141,7 @@ static int engine(const char *mib, int reps, const char *gib)
 		wait_file(DIR "/resumed", 50);
 		rstr = now_ms() - t0;
 		waitpid(r, NULL, 0);
+		save_stats(mib, gib, rep);
 		unlink(DIR "/img");
 		printf("engine\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, gib, rep, ckpt,
 		       rstr, size);
