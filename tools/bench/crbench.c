@@ -41,12 +41,19 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Wait for @path to exist, polling every @spin_us; gives up after 300 s. */
 static void wait_file(const char *path, double spin_us)
 {
 	struct timespec ts = { 0, (long)(spin_us * 1000) };
+	double end = now_ms() + 300000;
 
-	while (access(path, F_OK))
+	while (access(path, F_OK)) {
+		if (now_ms() > end) {
+			fprintf(stderr, "crbench: %s did not appear in 300 s\n", path);
+			exit(1);
+		}
 		nanosleep(&ts, NULL);
+	}
 }
 
 static void stopped(pid_t pid)

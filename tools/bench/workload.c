@@ -2,7 +2,8 @@
 /*
  * workload MIB READY RESUMED [MAP_GIB]: the benchmark's process. It
  * writes MIB MiB of pseudo-random data into private anonymous memory
- * (spread one page at a time over a MAP_GIB GiB mapping when given),
+ * (spread one page at a time over a MAP_GIB GiB mapping when given and
+ * not 0),
  * creates READY, then sleeps. When its sleep is cut short (as a restart
  * by this engine does: an interrupted sleep returns EINTR) it creates
  * RESUMED and exits: the benchmark's "running again".
@@ -24,7 +25,9 @@ int main(int argc, char **argv)
 	if (argc < 4)
 		return 2;
 	pages = strtoul(argv[1], NULL, 10) * 256;
-	len = argc > 4 ? strtoul(argv[4], NULL, 10) << 30 : pages * 4096;
+	len = argc > 4 ? strtoul(argv[4], NULL, 10) << 30 : 0;
+	if (!len)
+		len = pages * 4096;
 	stride = len / pages;
 	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
