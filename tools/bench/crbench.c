@@ -168,7 +168,8 @@ static int run(char *const argv[], const char *out)
 
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execv(argv[0], argv);
+		execvp(argv[0], argv);
+		perror(argv[0]);
 		_exit(127);
 	}
 	waitpid(pid, &st, 0);
@@ -196,9 +197,9 @@ static int criu(const char *mib, int reps, const char *stats)
 
 	for (rep = 1; rep <= reps; rep++) {
 		char pidstr[16], dump_out[256], rstr_out[256];
-		char *dump[] = { "/usr/sbin/criu", "dump", "-t", pidstr, "-D", DIR "/criu",
+		char *dump[] = { "criu", "dump", "-t", pidstr, "-D", DIR "/criu",
 				 "--display-stats", "-v1", NULL };
-		char *restore[] = { "/usr/sbin/criu", "restore", "-D", DIR "/criu", "-d",
+		char *restore[] = { "criu", "restore", "-D", DIR "/criu", "-d",
 				    "--display-stats", "-v1", NULL };
 		double t0, d, r;
 		long long size;
