@@ -97,7 +97,7 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 		[ -f "$f" ] && echo "$s MiB engine: $(grep -vE '\.(crid|pid) ' "$f" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" && echo
 		f=$in/criu-stats/criu-dump-$s-1.txt
 		[ -f "$f" ] || continue
-		echo "$s MiB dump: $(grep -E 'Freezing time|Frozen time|Memory dump time|Memory write time|Pages scanned|Pages written' "$f" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+		echo "$s MiB dump: $(grep -iE 'Freezing time|Frozen time|Memory dump time|Memory write time|pages scanned|pages written' "$f" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
 		echo
 		f=$in/criu-stats/criu-restore-$s-1.txt
 		[ -f "$f" ] && echo "$s MiB restore: $(grep -E 'Pages restored|Restore time|Forking time' "$f" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')" && echo
