@@ -84,19 +84,6 @@ static int try_restart(void)
 	return wait_exit(pid, 120);
 }
 
-static long long count_lines(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long long n = 0;
-	int c;
-
-	while (f && (c = getc(f)) != EOF)
-		n += c == '\n';
-	if (f)
-		fclose(f);
-	return n;
-}
-
 static void refuse_running(void)
 {
 	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "300", "5000", NULL };

@@ -150,6 +150,19 @@ long long file_size(const char *path)
 	return stat(path, &st) ? -1 : (long long)st.st_size;
 }
 
+long long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long long n = 0;
+	int c;
+
+	while (f && (c = getc(f)) != EOF)
+		n += c == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
 bool same_file(const char *a, const char *b)
 {
 	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");

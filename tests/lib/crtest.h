@@ -31,6 +31,8 @@ int wait_exit(pid_t pid, int seconds);
 void kill_wait(pid_t pid);
 /* Size of @path, or -1. */
 long long file_size(const char *path);
+/* Number of newline characters in @path (0 if it cannot be read). */
+long long count_lines(const char *path);
 /* Whether two files have the same bytes. */
 bool same_file(const char *a, const char *b);
 /* Turn the engine on (bails out if it cannot). */
