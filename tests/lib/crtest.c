@@ -59,23 +59,61 @@ bool wait_file(const char *path, int seconds)
 	return false;
 }
 
-static char task_state(pid_t pid)
+/* The text of /proc/@pid/stat after the command's ") ", in @buf. */
+static char *task_stat(pid_t pid, char *buf, size_t size)
 {
-	char path[64], buf[256], *p;
+	char path[64], *p = NULL;
 	FILE *f;
-	char state = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f)) {
+		return NULL;
+	if (fgets(buf, size, f)) {
 		p = strrchr(buf, ')');
-		if (p && p[1] == ' ')
-			state = p[2];
+		p = p && p[1] == ' ' ? p + 2 : NULL;
 	}
 	fclose(f);
-	return state;
+	return p;
+}
+
+static char task_state(pid_t pid)
+{
+	char buf[512], *p = task_stat(pid, buf, sizeof(buf));
+
+	return p ? p[0] : 0;
+}
+
+long long task_minflt(pid_t pid)
+{
+	char buf[512], *p = task_stat(pid, buf, sizeof(buf));
+	char state;
+	long long v[7];
+
+	if (!p || sscanf(p, "%c %lld %lld %lld %lld %lld %lld %lld", &state,
+			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 8)
+		return -1;
+	return v[6];
+}
+
+bool wait_comm(pid_t pid, const char *comm, int seconds)
+{
+	char path[64], buf[64];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	for (i = 0; i < seconds * 100; i++) {
+		FILE *f = fopen(path, "r");
+		bool same = f && fgets(buf, sizeof(buf), f) &&
+			    !strncmp(buf, comm, strlen(comm)) && buf[strlen(comm)] == '\n';
+
+		if (f)
+			fclose(f);
+		if (same)
+			return true;
+		sleep_ms(10);
+	}
+	return false;
 }
 
 bool stop_task(pid_t pid)

@@ -19,6 +19,10 @@ pid_t spawn(char *const argv[]);
 bool wait_file(const char *path, int seconds);
 /* SIGSTOP @pid and wait until it is stopped; false on timeout. */
 bool stop_task(pid_t pid);
+/* Minor faults @pid has taken (field 10 of /proc/@pid/stat), or -1. */
+long long task_minflt(pid_t pid);
+/* Wait up to @seconds until @pid's comm is @comm (a restart's commit). */
+bool wait_comm(pid_t pid, const char *comm, int seconds);
 /* Checkpoint @pid into a new file @path; the crid or -errno. */
 long checkpoint_to(pid_t pid, const char *path);
 /* Fork a child that restarts from @path; its pid (the restarted task). */

@@ -56,8 +56,14 @@ static void wait_file(const char *path, double spin_us)
 	}
 }
 
-static void stopped(pid_t pid)
+/*
+ * Wait until the workload sleeps, in the nanosleep() after READY: a stop
+ * that caught it before would resume it into an hour's sleep, not out of
+ * an interrupted one. Both engines get it in this same state.
+ */
+static void asleep(pid_t pid)
 {
+	struct timespec ts = { 0, 100000 };
 	char path[64], buf[512], *p;
 	int fd, n;
 
@@ -70,10 +76,23 @@ static void stopped(pid_t pid)
 		if (n > 0) {
 			buf[n] = '\0';
 			p = strrchr(buf, ')');
-			if (p && p[2] == 'T')
+			if (p && p[2] == 'S')
 				return;
 		}
+		nanosleep(&ts, NULL);
 	}
+}
+
+/* Wait, without spinning, until our child @pid has stopped. */
+static int stopped(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st)) {
+		fprintf(stderr, "crbench: the workload did not stop (status %#x)\n", st);
+		return -1;
+	}
+	return 0;
 }
 
 /* The engine's own statistics of the last checkpoint and restart. */
@@ -122,10 +141,12 @@ static int engine(const char *mib, int reps, const char *gib)
 			_exit(127);
 		}
 		wait_file(DIR "/ready", 1000);
+		asleep(pid);
 
 		t0 = now_ms();
 		kill(pid, SIGSTOP);
-		stopped(pid);
+		if (stopped(pid))
+			return 1;
 		fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		crid = cr_checkpoint(pid, fd, 0);
 		ckpt = now_ms() - t0;
@@ -220,6 +241,7 @@ static int criu(const char *mib, int reps, const char *stats)
 			_exit(127);
 		}
 		wait_file(DIR "/ready", 1000);
+		asleep(pid);
 		snprintf(pidstr, sizeof(pidstr), "%d", pid);
 		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, mib, rep);
 		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, mib, rep);
