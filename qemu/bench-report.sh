@@ -30,6 +30,13 @@ get() { # kind mib gib column
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f", a / b }'; }
 spread() { echo "$1 ($2–$3)"; }
+# A row of the targets table: what, measured ratio, limit.
+target() {
+	awk -v w="$1" -v r="$2" -v l="$3" 'BEGIN {
+		if (r == "-" || r == "") printf "| %s | not measured | ≤ %s | — |\n", w, l
+		else printf "| %s | %s | ≤ %s | %s |\n", w, r, l, (r + 0 <= l + 0) ? "met" : "**not met**"
+	}'
+}
 
 sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" | sort -n -u)
 {
@@ -81,12 +88,31 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 	fi
 	echo "## Image size"
 	echo
-	echo "| touched | touched bytes | engine image | overhead |"
-	echo "|---|---|---|---|"
+	echo "| touched | touched bytes | engine image | overhead | limit (touched + 1% + 64 KiB) |"
+	echo "|---|---|---|---|---|"
 	for s in $sizes; do
-		i=$(get engine $s 0 10)
-		echo "| $s MiB | $((s * 1048576)) | $i | $((i - s * 1048576)) bytes |"
+		i=$(get engine $s 0 10) t=$((s * 1048576))
+		echo "| $s MiB | $t | $i | $((i - t)) bytes | $((t + t / 100 + 65536)) |"
 	done
+	echo
+	echo "## Targets (issue 10), from the medians above"
+	echo
+	echo "| target | measured | limit | |"
+	echo "|---|---|---|---|"
+	target "1 MiB checkpoint / CRIU dump" "$(ratio "$(get engine 1 0 4)" "$(get criu 1 0 4)")" 0.05
+	target "1 MiB restart / CRIU restore" "$(ratio "$(get engine 1 0 7)" "$(get criu 1 0 7)")" 0.1
+	for s in 256 1024; do
+		target "$s MiB checkpoint / write floor" "$(ratio "$(get engine $s 0 4)" "$(get floor $s 0 4)")" 1.15
+		target "$s MiB restart / read floor" "$(ratio "$(get engine $s 0 7)" "$(get floor $s 0 7)")" 1.0
+	done
+	target "sparse 64 GiB / dense 1 MiB checkpoint" "$(ratio "$sp" "$dn")" 2
+	target "sparse 64 GiB / dense 1 MiB restart" "$(ratio "$(get engine 1 64 7)" "$(get engine 1 0 7)")" 2
+	for s in $sizes; do
+		i=$(get engine $s 0 10) t=$((s * 1048576))
+		target "$s MiB image / (touched + 1% + 64 KiB)" "$(ratio "$i" "$((t + t / 100 + 65536))")" 1
+	done
+	echo
+	echo "Where the time goes, and why: [performance.md](performance.md)."
 	echo
 	echo "## Where the time goes (first repetition)"
 	echo
