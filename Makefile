@@ -29,7 +29,7 @@ CRTEST := tests/lib/crtest.c tests/lib/crtest.h
 TOOLS := ckpt rstr
 BENCH_TOOLS := $(B)/bin/workload $(B)/bin/crbench
 BENCH_SIZES ?= 1 16 64 256 1024
-BENCH_REPS ?= 3
+BENCH_REPS ?= 5
 # ckptinfo reads images with the kernel's own uapi header, installed from
 # the tree (make headers_install) into $(B)/uapi.
 UAPI := $(B)/uapi/include/linux/checkpoint_hdr.h

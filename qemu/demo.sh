@@ -1,7 +1,7 @@
 #!/bin/sh
 # The guest side of "make run": a program counting into a file is stopped,
-# checkpointed through the control file while trace-cmd records the
-# checkpoint events, killed, and restarted from the image; it counts on
+# checkpointed through the control file while trace-cmd captures the
+# checkpoint events (tracepoints/trace-capture.sh), killed, and restarted from the image; it counts on
 # from where it was. Then a summary of the trace and the image's size.
 ctl=/sys/kernel/debug/checkpoint
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -17,10 +17,10 @@ pid=$!
 sleep 2
 run "tail -n 3 /tmp/count.txt"
 
-say "stop it, checkpoint it through the control file, with trace-cmd recording"
+say "stop it, checkpoint it through the control file, trace-cmd capturing (trace-capture)"
 kill -STOP $pid
 while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
-run "trace-cmd record -q -e checkpoint -o /tmp/demo.dat sh -c 'exec 3>/tmp/count.img 4<>$ctl/checkpoint; echo \"$pid 3\" >&4 && read crid <&4 && echo \"checkpoint id \$crid\"'"
+run "trace-capture /tmp/demo.dat sh -c 'exec 3>/tmp/count.img 4<>$ctl/checkpoint; echo \"$pid 3\" >&4 && read crid <&4 && echo \"checkpoint id \$crid\"'"
 
 say "kill it; the file ends where it was checkpointed"
 kill -9 $pid

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The checkpoint trace system: its events exist in tracefs, and
-# trace-cmd captures the begin and end of operations that the engine
+# trace-cmd (trace-capture) captures the begin and end of operations that the engine
 # refuses (no such pid: ESRCH, -3; unknown flags: EINVAL, -22).
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
@@ -15,12 +15,12 @@ done
 tap_is "$missing" "" "tracefs has every checkpoint event"
 
 echo 1 > $ctl/enable
-trace-cmd record -q -e checkpoint -o /tmp/gate.dat sh -c "
+trace-capture /tmp/gate.dat sh -c "
 	echo \$\$ > /tmp/gate.pid
 	echo '999999 1' > $ctl/checkpoint
 	echo '7 0 0x4' > $ctl/restart
 	true" > /tmp/gate.record 2>&1
-tap_ok $? "trace-cmd record -e checkpoint around two refused operations"
+tap_ok $? "trace-capture (trace-cmd start/extract) around two refused operations"
 echo 0 > $ctl/enable
 pid=$(cat /tmp/gate.pid)
 trace-cmd report -i /tmp/gate.dat > /tmp/gate.report 2>&1

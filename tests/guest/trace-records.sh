@@ -1,9 +1,10 @@
 #!/bin/sh
-# One trace event per image record: trace-cmd record -e checkpoint around
-# a checkpoint shows exactly the image's records (same offsets, types,
-# lengths and objrefs, in order, as ckptinfo --records lists them), and
-# around a restart one read event per record; the end events carry the
-# image's byte count (tracepoints/check-trace.sh).
+# One trace event per image record: the events captured around a
+# checkpoint (trace-capture: trace-cmd start/extract) show exactly the
+# image's records (same offsets, types, lengths and objrefs, in order, as
+# ckptinfo --records lists them), and "trace-cmd record" around a restart
+# one read event per record; the end events carry the image's byte count
+# (tracepoints/check-trace.sh).
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
 tap_plan 6
@@ -16,8 +17,8 @@ while [ ! -e tr.out.ready ]; do sleep 0.05; done
 kill -STOP $pid
 while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
 
-trace-cmd record -q -e checkpoint -o ckpt.dat ckpt $pid -o tr.img > /dev/null 2>&1
-tap_ok $? "trace-cmd record -e checkpoint around ckpt"
+trace-capture ckpt.dat ckpt $pid -o tr.img > /dev/null 2>&1
+tap_ok $? "trace-capture (trace-cmd start/extract) around ckpt"
 kill -9 $pid
 
 ckptinfo tr.img > info.txt

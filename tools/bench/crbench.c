@@ -56,6 +56,24 @@ static void wait_file(const char *path, double spin_us)
 	}
 }
 
+/* The state letter of @pid, 0 if it is gone. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 /*
  * Wait until the workload sleeps, in the nanosleep() after READY: a stop
  * that caught it before would resume it into an hour's sleep, not out of
@@ -64,23 +82,22 @@ static void wait_file(const char *path, double spin_us)
 static void asleep(pid_t pid)
 {
 	struct timespec ts = { 0, 100000 };
-	char path[64], buf[512], *p;
-	int fd, n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	for (;;) {
-		fd = open(path, O_RDONLY);
-		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			p = strrchr(buf, ')');
-			if (p && p[2] == 'S')
-				return;
-		}
+	while (task_state(pid) != 'S')
 		nanosleep(&ts, NULL);
-	}
+}
+
+/*
+ * Wait until a killed task that is not our child has exited (gone, or a
+ * zombie of init's), so that freeing its memory overlaps no measurement.
+ */
+static void gone(pid_t pid)
+{
+	struct timespec ts = { 0, 1000000 };
+	char st;
+
+	while ((st = task_state(pid)) && st != 'Z')
+		nanosleep(&ts, NULL);
 }
 
 /* Wait, without spinning, until our child @pid has stopped. */
@@ -263,6 +280,7 @@ static int criu(const char *mib, int reps, const char *stats)
 		}
 		r = now_ms() - t0;
 		kill(pid, SIGKILL);		/* restored with its pid, not our child */
+		gone(pid);
 		printf("criu\t%s\t0\t%d\t%.2f\t%.2f\t%lld\n", mib, rep, d, r, size);
 		fflush(stdout);
 	}
