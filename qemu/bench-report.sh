@@ -140,19 +140,26 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 # The plot: time against size, log-log, the six series.
 awk -F '\t' '$3 == 0 { print $1, $2, $4, $7 }' "$in/medians.tsv" > "$in/plot.dat"
 gnuplot <<EOG
-set terminal png size 900,600
+set terminal pngcairo size 900,600 font ",10"
 set output "$docs/benchmarks.png"
 set logscale xy
+set xrange [0.8:1300]
 set xlabel "touched memory (MiB)"
 set ylabel "time (ms)"
 set key left top
 set grid
-set title "checkpoint and restart: this engine, CRIU, copy-once floor (QEMU TCG)"
-plot "< grep ^engine $in/plot.dat" using 2:3 with linespoints title "engine checkpoint", \
-     "< grep ^criu $in/plot.dat" using 2:3 with linespoints title "CRIU dump", \
-     "< grep ^floor $in/plot.dat" using 2:3 with linespoints title "write floor", \
-     "< grep ^engine $in/plot.dat" using 2:4 with linespoints dt 2 title "engine restart", \
-     "< grep ^criu $in/plot.dat" using 2:4 with linespoints dt 2 title "CRIU restore", \
-     "< grep ^floor $in/plot.dat" using 2:4 with linespoints dt 2 title "read floor"
+set title "checkpoint (solid) and restart (dashed): this engine, CRIU, copy-once floor (QEMU TCG)"
+set style line 1 lc rgb "#c0392b" lw 2 pt 7
+set style line 2 lc rgb "#2471a3" lw 2 pt 5
+set style line 3 lc rgb "#7f8c8d" lw 2 pt 9
+set style line 4 lc rgb "#c0392b" lw 2 pt 6 dt 2
+set style line 5 lc rgb "#2471a3" lw 2 pt 4 dt 2
+set style line 6 lc rgb "#7f8c8d" lw 2 pt 8 dt 2
+plot "< grep ^engine $in/plot.dat" using 2:3 with linespoints ls 1 title "engine checkpoint", \
+     "< grep ^criu $in/plot.dat" using 2:3 with linespoints ls 2 title "CRIU dump", \
+     "< grep ^floor $in/plot.dat" using 2:3 with linespoints ls 3 title "write floor", \
+     "< grep ^engine $in/plot.dat" using 2:4 with linespoints ls 4 title "engine restart", \
+     "< grep ^criu $in/plot.dat" using 2:4 with linespoints ls 5 title "CRIU restore", \
+     "< grep ^floor $in/plot.dat" using 2:4 with linespoints ls 6 title "read floor"
 EOG
 echo "bench-report: $docs/benchmarks.md, $docs/benchmarks.png"
