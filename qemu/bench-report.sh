@@ -30,6 +30,27 @@ get() { # kind mib gib column
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.3f", a / b }'; }
 spread() { echo "$1 ($2–$3)"; }
+# The median of one statistic over the repetitions' files:
+# stat_raw engine|dump|restore MIB KEY. Engine files say "key value",
+# CRIU's "Key: value (0xhex)" or "Key: value us".
+stat_raw() {
+	case $1 in
+	engine) files=$in/engine-stats/engine-$2-0-*.txt ;;
+	*) files=$in/criu-stats/criu-$1-$2-*.txt ;;
+	esac
+	# shellcheck disable=SC2086
+	cat $files 2>/dev/null | awk -v k="$3" '
+		index($0, k " ") == 1 || index($0, k ": ") == 1 {
+			v = substr($0, length(k) + 2); sub(/^[: ]+/, "", v); split(v, a, " "); x[++n] = a[1] + 0
+		}
+		END {
+			if (!n) { print "-"; exit }
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+			print n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+		}'
+}
+stat_n() { stat_raw "$@"; }
+stat_ms() { stat_raw "$@" | awk '{ if ($1 == "-") print "-"; else printf "%.1f", $1 / 1000 }'; }
 # A row of the targets table: what, measured ratio, limit.
 target() {
 	awk -v w="$1" -v r="$2" -v l="$3" 'BEGIN {
@@ -114,20 +135,20 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 	echo
 	echo "Where the time goes, and why: [performance.md](performance.md)."
 	echo
-	echo "## Where the time goes (first repetition)"
+	echo "## Where the time goes: both tools' own statistics"
 	echo
-	echo "This engine (/sys/kernel/debug/checkpoint/stats) and CRIU (--display-stats), in CRIU's terms."
+	echo "Medians over the repetitions of this engine's /sys/kernel/debug/checkpoint/stats and of"
+	echo "CRIU's \`--display-stats\`, in CRIU's terms; times in ms. The engine's \"frozen\" is"
+	echo "\`checkpoint.time_us\` (the whole checkpoint in the kernel; the target is stopped"
+	echo "throughout), its \"restore\" \`restart.time_us\`."
 	echo
+	echo "| touched | | frozen | memory dump | memory write | pages scanned | pages written | restore | pages restored |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for s in $sizes; do
-		f=$in/engine-stats/engine-$s-0-1.txt
-		[ -f "$f" ] && echo "$s MiB engine: $(grep -vE '\.(crid|pid) ' "$f" | tr '\n' ';' | sed 's/;$//; s/;/; /g')" && echo
-		f=$in/criu-stats/criu-dump-$s-1.txt
-		[ -f "$f" ] || continue
-		echo "$s MiB dump: $(grep -iE 'Freezing time|Frozen time|Memory dump time|Memory write time|pages scanned|pages written' "$f" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
-		echo
-		f=$in/criu-stats/criu-restore-$s-1.txt
-		[ -f "$f" ] && echo "$s MiB restore: $(grep -E 'Pages restored|Restore time|Forking time' "$f" | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//; s/;/; /g')" && echo
+		echo "| $s MiB | engine | $(stat_ms engine "$s" checkpoint.time_us) | $(stat_ms engine "$s" checkpoint.memory_dump_time_us) | — | $(stat_n engine "$s" checkpoint.pages_scanned) | $(stat_n engine "$s" checkpoint.pages_written) | $(stat_ms engine "$s" restart.time_us) | $(stat_n engine "$s" restart.pages_restored) |"
+		echo "| | CRIU | $(stat_ms dump "$s" 'Frozen time') | $(stat_ms dump "$s" 'Memory dump time') | $(stat_ms dump "$s" 'Memory write time') | $(stat_n dump "$s" 'Memory pages scanned') | $(stat_n dump "$s" 'Memory pages written') | $(stat_ms restore "$s" 'Restore time') | $(stat_n restore "$s" 'Pages restored') |"
 	done
+	echo
 	echo "![time against size, log-log](benchmarks.png)"
 	echo
 	echo "Raw results: one line per run, as \`make bench\` left them in build/bench/results.tsv:"
