@@ -130,7 +130,6 @@ static void refuse_pipe(void)
 
 int main(void)
 {
-	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "100000", "5000", NULL };
 	pid_t pid;
 	int st;
 
@@ -140,13 +139,7 @@ int main(void)
 	refuse_pipe();
 
 	/* A good image to damage. */
-	unlink("/tmp/refuse.out.ready");
-	pid = spawn(argv);
-	wait_file("/tmp/refuse.out.ready", 60);
-	stop_task(pid);
-	if (checkpoint_to(pid, IMG) <= 0)
-		tap_bail("no good image to start from");
-	kill_wait(pid);
+	counter_image("/tmp/refuse.out", IMG);
 	load_image();
 
 	write_bad(image_len, 16, 0xff);			/* HEADER magic */

@@ -117,19 +117,13 @@ static bool counts_on(const char *what)
 
 int main(void)
 {
-	char *argv[] = { HELPER("counter"), OUT, "100000", "5000", NULL };
 	unsigned long long cgt, ign;
 	pid_t pid;
 	int st;
 
 	tap_plan(7);
 	engine_on();
-	unlink(OUT ".ready");
-	pid = spawn(argv);
-	if (!wait_file(OUT ".ready", 60) || !stop_task(pid) ||
-	    checkpoint_to(pid, IMG) <= 0)
-		tap_bail("setup: no image of a counter");
-	kill_wait(pid);
+	counter_image(OUT, IMG);
 
 	/* The test's own handler is not touched by its child's restart. */
 	signal(SIGUSR1, on_usr1);

@@ -222,6 +222,22 @@ bool same_file(const char *a, const char *b)
 	return same;
 }
 
+void counter_image(const char *out, const char *img)
+{
+	char *argv[] = { HELPER("counter"), (char *)out, "100000", "5000", NULL };
+	char ready[256];
+	pid_t pid;
+
+	snprintf(ready, sizeof(ready), "%s.ready", out);
+	unlink(ready);
+	pid = spawn(argv);
+	if (!wait_file(ready, 60) || !stop_task(pid) || checkpoint_to(pid, img) <= 0) {
+		kill_wait(pid);
+		tap_bail("setup: no image of a counter in %s", img);
+	}
+	kill_wait(pid);
+}
+
 void engine_on(void)
 {
 	if (cr_enable_set(1))

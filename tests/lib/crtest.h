@@ -39,6 +39,12 @@ long long file_size(const char *path);
 long long count_lines(const char *path);
 /* Whether two files have the same bytes. */
 bool same_file(const char *a, const char *b);
+/*
+ * Setup shared by tests that need a good image: a counter writing to @out
+ * (one line every 5 ms), stopped, checkpointed into @img, killed. Bails
+ * out if that fails.
+ */
+void counter_image(const char *out, const char *img);
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */
