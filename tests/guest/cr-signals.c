@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Signal state at restart. The image holds no signal state yet, and the
- * caller's handlers point into the address space restart replaces: they
- * must go back to SIG_DFL as at execve() (ignored signals stay ignored).
- * Without that, the first caught signal jumps into the restarted
- * program's memory at the caller's handler address.
- *   - the restarted task catches nothing (SigCgt 0) and still ignores
- *     what the caller ignored (SigIgn);
- *   - SIGUSR2 (ignored) leaves it counting; SIGUSR1 (the caller's
- *     handler, on an alternate stack) kills it by SIGUSR1;
+ * Signal state across checkpoint/restart (the SIGNAL record). sighog
+ * catches SIGUSR1 on an alternate stack, ignores SIGUSR2 and blocks
+ * SIGHUP; it is checkpointed and restarted by a caller with other
+ * handlers of its own (SIGUSR1 and SIGUSR2 caught, an alternate stack,
+ * nothing blocked). The restarted task must have the image's state:
+ *   - /proc says SIGUSR1 caught, SIGUSR2 not caught but ignored, SIGHUP
+ *     blocked;
+ *   - a SIGUSR1 runs sighog's handler, on sighog's alternate stack;
+ *   - SIGUSR2 and SIGHUP leave it running, SIGHUP stays pending;
  *   - a caller sharing its handlers with another process (CLONE_SIGHAND)
- *     is refused with EBUSY, and carries on.
+ *     is refused with EBUSY (restart replaces them), and carries on.
  */
 #include "crctl.h"
 #include "crtest.h"
@@ -28,6 +28,7 @@
 
 #define OUT "/tmp/signals.out"
 #define IMG "/tmp/signals.img"
+#define SIGBIT(sig) (1ULL << ((sig) - 1))
 
 static volatile sig_atomic_t caught;
 
@@ -54,7 +55,7 @@ static unsigned long long status_mask(pid_t pid, const char *key)
 	return mask;
 }
 
-/* The caller: a handler on an alternate stack, an ignored signal. */
+/* The caller: handlers and an alternate stack of its own, nothing blocked. */
 static pid_t restart_with_handlers(void)
 {
 	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_ONSTACK };
@@ -68,12 +69,34 @@ static pid_t restart_with_handlers(void)
 	ss.ss_size = SIGSTKSZ;
 	ss.ss_flags = 0;
 	if (!ss.ss_sp || sigaltstack(&ss, NULL) ||
-	    sigaction(SIGUSR1, &sa, NULL) || signal(SIGUSR2, SIG_IGN) == SIG_ERR)
+	    sigaction(SIGUSR1, &sa, NULL) || sigaction(SIGUSR2, &sa, NULL))
 		_exit(RESTART_FAILED(errno));
 	fd = open(IMG, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		_exit(RESTART_FAILED(errno));
 	_exit(RESTART_FAILED(-cr_restart(0, fd, 0)));
+}
+
+/* Whether @path's last line is @line, within @seconds. */
+static bool last_line_is(const char *path, const char *line, int seconds)
+{
+	char buf[128], last[128] = "";
+	int i;
+
+	for (i = 0; i < seconds * 100; i++) {
+		FILE *f = fopen(path, "r");
+
+		while (f && fgets(buf, sizeof(buf), f))
+			strcpy(last, buf);
+		if (f)
+			fclose(f);
+		if (!strncmp(last, line, strlen(line)) && last[strlen(line)] == '\n')
+			return true;
+		usleep(10000);
+	}
+	tap_diag("%s ends with \"%.*s\", not \"%s\"", path,
+		 (int)strcspn(last, "\n"), last, line);
+	return false;
 }
 
 static int shared_child(void *arg)
@@ -107,40 +130,52 @@ static void refuse_shared_sighand(void)
 	free(stack);
 }
 
-static bool counts_on(const char *what)
+static bool alive(pid_t pid)
 {
-	long long before = count_lines(OUT);
-
 	usleep(300000);
-	return tap_ok(count_lines(OUT) > before, "%s", what);
+	return waitpid(pid, NULL, WNOHANG) == 0;
 }
 
 int main(void)
 {
-	unsigned long long cgt, ign;
+	char *argv[] = { HELPER("sighog"), OUT, NULL };
+	unsigned long long cgt, ign, blk, pnd;
 	pid_t pid;
-	int st;
 
-	tap_plan(7);
+	tap_plan(8);
 	engine_on();
-	counter_image(OUT, IMG);
+	unlink(OUT ".ready");
+	pid = spawn(argv);
+	if (!wait_file(OUT ".ready", 60))
+		tap_bail("setup: sighog did not start");
+	kill(pid, SIGUSR1);
+	if (!last_line_is(OUT, "usr1 1 altstack 1", 10) || !stop_task(pid) ||
+	    checkpoint_to(pid, IMG) <= 0)
+		tap_bail("setup: no image of sighog after its first SIGUSR1");
+	kill_wait(pid);
 
 	/* The test's own handler is not touched by its child's restart. */
 	signal(SIGUSR1, on_usr1);
 	pid = restart_with_handlers();
-	counts_on("restart from a caller with handlers: the counter counts on");
+	tap_ok(wait_comm(pid, "sighog", 60), "restart from a caller with handlers of its own");
 	cgt = status_mask(pid, "SigCgt");
 	ign = status_mask(pid, "SigIgn");
-	tap_ok(!(cgt & (1ULL << (SIGUSR1 - 1))),
-	       "the caller's SIGUSR1 handler is gone (SigCgt %016llx)", cgt);
-	tap_ok(ign != ~0ULL && ign & (1ULL << (SIGUSR2 - 1)),
-	       "SIGUSR2 is still ignored, as at execve (SigIgn %016llx)", ign);
-	kill(pid, SIGUSR2);
-	counts_on("an ignored SIGUSR2 leaves it counting");
+	blk = status_mask(pid, "SigBlk");
+	tap_ok(cgt != ~0ULL && cgt & SIGBIT(SIGUSR1) && !(cgt & SIGBIT(SIGUSR2)),
+	       "sighog's SIGUSR1 handler, not the caller's SIGUSR2 one (SigCgt %016llx)", cgt);
+	tap_ok(ign != ~0ULL && ign & SIGBIT(SIGUSR2),
+	       "SIGUSR2 ignored, as sighog had it (SigIgn %016llx)", ign);
+	tap_ok(blk != ~0ULL && blk & SIGBIT(SIGHUP),
+	       "SIGHUP blocked, as sighog had it (SigBlk %016llx)", blk);
 	kill(pid, SIGUSR1);
-	st = wait_exit(pid, 60);
-	tap_ok(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1,
-	       "SIGUSR1 takes its default action: killed by SIGUSR1 (status %#x)", st);
+	tap_ok(last_line_is(OUT, "usr1 2 altstack 1", 10),
+	       "a SIGUSR1 runs sighog's handler, on sighog's alternate stack");
+	kill(pid, SIGUSR2);
+	kill(pid, SIGHUP);
+	pnd = status_mask(pid, "SigPnd") | status_mask(pid, "ShdPnd");
+	tap_ok(alive(pid) && pnd & SIGBIT(SIGHUP),
+	       "SIGUSR2 (ignored) and SIGHUP (blocked, pending: %016llx) leave it running", pnd);
+	kill_wait(pid);
 
 	refuse_shared_sighand();
 	raise(SIGUSR1);

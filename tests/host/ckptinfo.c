@@ -7,6 +7,7 @@
 #include "image.h"
 #include "tap.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -81,9 +82,9 @@ int main(void)
 	struct ci_image ci;
 	uint64_t v64;
 	uint32_t v32;
-	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0;
+	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0, signal_pos = 0;
 
-	tap_plan(18);
+	tap_plan(20);
 	for (i = 0; i < 2; i++) {
 		char path[256];
 		size_t len;
@@ -119,6 +120,8 @@ int main(void)
 		ci_free(&t);
 		if (ci.records[i].type == CKPT_HDR_FD && !fd_pos)
 			fd_pos = ci.records[i].pos;
+		if (ci.records[i].type == CKPT_HDR_SIGNAL)
+			signal_pos = ci.records[i].pos;
 		if (ci.records[i].type == CKPT_HDR_VMA && ci.records[i + 1].type == CKPT_HDR_PAGES && !vma_pos)
 			vma_pos = ci.records[i].pos;
 		if (ci.records[i].type == CKPT_HDR_FILE && !file_pos) {
@@ -132,8 +135,8 @@ int main(void)
 
 	broken("wrong magic", img_len, 16, "XXXXXXX", 8, "bad magic");
 	broken("not an image at all", img_len, 0, "\x07\0\0\0", 4, "not a checkpoint image");
-	v32 = 2;
-	broken("another format version", img_len, 16 + 8, &v32, 4, "format version 2");
+	v32 = CKPT_FORMAT_VERSION + 1;
+	broken("another format version", img_len, 16 + 8, &v32, 4, "format version 3");
 	v64 = 1ULL << 40;
 	broken("oversized FILE length", img_len, file_pos + 8, &v64, 8, "length beyond any record's");
 	v32 = 99;
@@ -151,6 +154,16 @@ int main(void)
 	broken("tail record count wrong", img_len, img_len - 16, &v64, 8, "the tail says");
 	broken("tail magic wrong", img_len, img_len - 24, "XXXXXXX", 8, "bad tail magic");
 	broken("ARCH after the header replaced by TASK", img_len, 256, "\x10\0\0\0", 4, "not expected here");
+	if (!signal_pos)
+		tap_bail("counter.img has no SIGNAL record");
+	v64 = 0x401000;		/* action[8]: SIGKILL's handler */
+	broken("SIGKILL with a handler", img_len,
+	       signal_pos + 16 + offsetof(struct ckpt_hdr_signal, action[8].handler), &v64, 8,
+	       "SIGKILL or SIGSTOP");
+	v64 = 1ULL << 60;	/* action[1]: SIGINT's handler */
+	broken("a handler above user space", img_len,
+	       signal_pos + 16 + offsetof(struct ckpt_hdr_signal, action[1].handler), &v64, 8,
+	       "no user address");
 
 	/* Trailing bytes (the seed's ckpt.c prints after its image) are noted, not an error. */
 	{

@@ -31,6 +31,7 @@ static const char *const names[] = {
 	[CKPT_HDR_HEADER] = "HEADER", [CKPT_HDR_ARCH] = "ARCH",
 	[CKPT_HDR_TAIL] = "TAIL", [CKPT_HDR_TASK] = "TASK",
 	[CKPT_HDR_CPU] = "CPU", [CKPT_HDR_XSTATE] = "XSTATE",
+	[CKPT_HDR_SIGNAL] = "SIGNAL",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD",
@@ -370,7 +371,38 @@ static int read_tail(struct reader *r)
 }
 
 /* The record types allowed next, as restart reads them. */
-enum stage { S_HEADER, S_ARCH, S_TASK, S_FILES, S_VMAS, S_XSTATE, S_TAIL, S_DONE };
+enum stage {
+	S_HEADER, S_ARCH, S_TASK, S_SIGNAL, S_FILES, S_VMAS, S_XSTATE, S_TAIL, S_DONE
+};
+
+/* What restart checks of a SIGNAL record. */
+static int read_signal(struct reader *r)
+{
+	struct ckpt_hdr_signal *s = &r->img->signal;
+	const uint64_t top = 1ULL << 56;	/* above any x86_64 user address */
+	uint32_t mode;
+	int i;
+
+	if (payload(r, s, sizeof(*s)))
+		return -1;
+	if (s->nr_actions != CKPT_NSIG)
+		return bad(r, "%u signal actions, expected %u", s->nr_actions, CKPT_NSIG);
+	for (i = 0; i < CKPT_NSIG; i++) {
+		const struct ckpt_sigaction *a = &s->action[i];
+
+		if (a->handler >= top || a->restorer >= top)
+			return bad(r, "signal %d: handler or restorer %#llx is no user address",
+				   i + 1, (unsigned long long)(a->handler >= top ? a->handler : a->restorer));
+		if ((i + 1 == 9 || i + 1 == 19) && (a->handler || a->flags))
+			return bad(r, "signal %d (SIGKILL or SIGSTOP) has a handler", i + 1);
+	}
+	mode = s->sas_ss_flags & ~(1U << 31);
+	if (mode > 2 || s->sas_ss_size >= top || s->sas_ss_sp >= top - s->sas_ss_size)
+		return bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
+			   (unsigned long long)s->sas_ss_sp,
+			   (unsigned long long)s->sas_ss_size, s->sas_ss_flags);
+	return 0;
+}
 
 static int read_record(struct reader *r, enum stage *st)
 {
@@ -391,7 +423,7 @@ static int read_record(struct reader *r, enum stage *st)
 			return bad(r, "xstate size %u", img->arch.xstate_size);
 		return 0;
 	case S_TASK:
-		*st = S_FILES;
+		*st = S_SIGNAL;
 		if (t != CKPT_HDR_TASK)
 			break;
 		if (!r->rec.objref)
@@ -401,6 +433,11 @@ static int read_record(struct reader *r, enum stage *st)
 			return -1;
 		img->task.comm[sizeof(img->task.comm) - 1] = '\0';
 		return 0;
+	case S_SIGNAL:
+		*st = S_FILES;
+		if (t != CKPT_HDR_SIGNAL)
+			break;
+		return read_signal(r);
 	case S_FILES:
 		if (t == CKPT_HDR_FILE)
 			return read_file(r);
@@ -439,7 +476,7 @@ static int read_record(struct reader *r, enum stage *st)
 	}
 	if (t >= sizeof(names) / sizeof(names[0]) || !names[t])
 		return bad(r, "unknown record type");
-	return bad(r, "not expected here (records must come as HEADER ARCH TASK (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE TAIL)");
+	return bad(r, "not expected here (records must come as HEADER ARCH TASK SIGNAL (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE TAIL)");
 }
 
 int ci_read(FILE *f, struct ci_image *img, bool keep_records)

@@ -25,6 +25,38 @@ static void hex(FILE *out, uint64_t v)
 	fprintf(out, "\"%#" PRIx64 "\"", v);
 }
 
+/* "signals": {"caught": [..], "ignored": [..], "blocked": "0x..", "altstack": ..} */
+static void signals(FILE *out, const struct ckpt_hdr_signal *s)
+{
+	const char *sep;
+	int i, kind;
+
+	fputs("}, \"signals\": {", out);
+	for (kind = 0; kind < 2; kind++) {
+		fputs(kind ? ", \"ignored\": [" : "\"caught\": [", out);
+		sep = "";
+		for (i = 0; i < CKPT_NSIG; i++) {
+			uint64_t h = s->action[i].handler;
+
+			if (kind ? h != 1 : h <= 1)
+				continue;
+			fprintf(out, "%s%d", sep, i + 1);
+			sep = ", ";
+		}
+		fputs("]", out);
+	}
+	fputs(", \"blocked\": ", out);
+	hex(out, s->blocked);
+	fputs(", \"altstack\": ", out);
+	if (s->sas_ss_size) {
+		fputs("{\"sp\": ", out);
+		hex(out, s->sas_ss_sp);
+		fprintf(out, ", \"size\": %llu}", (unsigned long long)s->sas_ss_size);
+	} else {
+		fputs("null", out);
+	}
+}
+
 static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
 {
 	static const char *const names[] = {
@@ -67,6 +99,7 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	fprintf(out, ", \"self\": %s", img->task.flags & CKPT_TASK_SELF ? "true" : "false");
 	if (with_regs)
 		regs(out, &img->cpu);
+	signals(out, &img->signal);
 
 	fputs("}, \"mm\": {\"start_code\": ", out);
 	hex(out, m->start_code);

@@ -39,6 +39,34 @@ static void print_shared(FILE *out, const struct ci_image *img, size_t i)
 		}
 }
 
+/* "signals: caught 10 12, ignored 13, blocked 0x1, altstack 0x...+8192" */
+static void print_signals(FILE *out, const struct ckpt_hdr_signal *s)
+{
+	const char *sep;
+	int i, kind;
+
+	fputs("signals:", out);
+	for (kind = 0; kind < 2; kind++) {
+		sep = kind ? ", ignored" : " caught";
+		for (i = 0; i < CKPT_NSIG; i++) {
+			uint64_t h = s->action[i].handler;
+
+			if (kind ? h != 1 : h <= 1)
+				continue;
+			fprintf(out, "%s %d", sep, i + 1);
+			sep = "";
+		}
+		if (*sep)
+			fprintf(out, "%s none", sep);
+	}
+	fprintf(out, ", blocked %#" PRIx64, (uint64_t)s->blocked);
+	if (s->sas_ss_size)
+		fprintf(out, ", altstack %#" PRIx64 "+%" PRIu64 "\n",
+			(uint64_t)s->sas_ss_sp, (uint64_t)s->sas_ss_size);
+	else
+		fputs(", no altstack\n", out);
+}
+
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 {
 	const struct ckpt_hdr_header *h = &img->header;
@@ -55,6 +83,7 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 		img->xstate_features);
 	fprintf(out, "task: pid %d, comm \"%s\"%s\n", img->task.pid, img->task.comm,
 		img->task.flags & CKPT_TASK_SELF ? ", checkpointed itself" : "");
+	print_signals(out, &img->signal);
 	if (regs)
 		print_regs(out, &img->cpu);
 
