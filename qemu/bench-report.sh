@@ -71,7 +71,15 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 	echo
 	echo "Workload (tools/bench/workload.c): one process with N MiB of pseudo-random private"
 	echo "anonymous memory, stdio on /dev/null, in its own session; images on tmpfs."
-	echo "Medians of $(awk -F '\t' '{ print $4 }' "$res" | sort -n | tail -n 1) repetitions, (min–max) beside them, milliseconds."
+	big=$(awk -F '\t' '$2 > 16 { print $4 }' "$res" | sort -n | tail -n 1)
+	small=$(awk -F '\t' '$2 <= 16 { print $4 }' "$res" | sort -n | tail -n 1)
+	if [ -n "$big" ]; then
+		echo "Medians of $big repetitions ($small for 16 MiB and less and for the sparse case, which take"
+		echo "milliseconds), (min–max) beside them, milliseconds. The sparse runs come right after the"
+	else
+		echo "Medians of $small repetitions, (min–max) beside them, milliseconds. The sparse runs come right after the"
+	fi
+	echo "dense 1 MiB ones, in the same conditions."
 	echo
 	echo "- **checkpoint** (tools/bench/crbench.c): SIGSTOP of the workload to the complete image"
 	echo "  (the stop counted, as CRIU's freezing is in its dump); **restart**: the restart request to"
