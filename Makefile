@@ -101,7 +101,7 @@ fuzz: $(B)/host/ckptinfo-fuzz
 	@mkdir -p $(B)/fuzz-corpus
 	@cp tests/fixtures/*.img $(B)/fuzz-corpus/
 	$(B)/host/ckptinfo-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
-		-print_final_stats=1 $(B)/fuzz-corpus
+		-print_final_stats=1 -artifact_prefix=$(B)/fuzz- $(B)/fuzz-corpus
 
 $(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP) $(CRTEST)
 	@mkdir -p $(@D)

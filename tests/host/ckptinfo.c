@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define FIXTURES "tests/fixtures/"
 #define CKPTINFO "build/host/ckptinfo"
@@ -84,7 +85,7 @@ int main(void)
 	uint32_t v32;
 	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0, signal_pos = 0;
 
-	tap_plan(20);
+	tap_plan(21);
 	for (i = 0; i < 2; i++) {
 		char path[256];
 		size_t len;
@@ -179,6 +180,23 @@ int main(void)
 
 	tap_ok(run(FIXTURES "counter.img") == 0 && run("--json " FIXTURES "files.img") == 0,
 	       "ckptinfo exits 0 on valid images");
+	/* A valid image whose time no calendar holds (libFuzzer found gmtime() NULL). */
+	{
+		char path[] = "/tmp/ckptinfo-time-XXXXXX", args[64];
+		int fd = mkstemp(path);
+		FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+		v64 = 0x7fffffffffffffffULL;
+		if (!f)
+			tap_bail("mkstemp: cannot write a temporary image");
+		fwrite(img, 1, 40, f);
+		fwrite(&v64, 1, 8, f);
+		fwrite(img + 48, 1, img_len - 48, f);
+		fclose(f);
+		snprintf(args, sizeof(args), "%s", path);
+		tap_ok(run(args) == 0, "an image dated beyond any calendar: summary printed, exit 0");
+		unlink(path);
+	}
 	tap_ok(run("tests/host/ckptinfo.c") == 1, "ckptinfo exits 1 on a file that is not an image");
 	tap_ok(run("") == 2 && run("/nonexistent") == 2, "ckptinfo exits 2 on usage and I/O errors");
 	free(img);

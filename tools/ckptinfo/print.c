@@ -73,9 +73,12 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 	const struct ckpt_hdr_mm *m = &img->mm;
 	time_t t = h->time;
 	char when[64], prot[5];
+	struct tm *tm;
 	size_t i;
 
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&t));
+	tm = gmtime(&t);	/* NULL for a time no calendar holds */
+	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", tm))
+		snprintf(when, sizeof(when), "time %" PRIu64, (uint64_t)h->time);
 	fprintf(out, "image: format %u, crid %d, %s\n", h->version, h->crid, when);
 	fprintf(out, "kernel: %s %s %s\n", h->release, h->version_str, h->machine);
 	fprintf(out, "arch: xstate features %#" PRIx64 ", %u bytes (in use %#" PRIx64 ")\n",
