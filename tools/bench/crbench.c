@@ -112,6 +112,33 @@ static int stopped(pid_t pid)
 	return 0;
 }
 
+/*
+ * The workload of @mib MiB (over a @gib GiB mapping, "0": dense) in its
+ * own session, stdio on /dev/null; returns once it sleeps after READY.
+ */
+static pid_t start_workload(const char *mib, const char *gib)
+{
+	pid_t pid;
+
+	unlink(DIR "/ready");
+	unlink(DIR "/resumed");
+	pid = fork();
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		setsid();
+		execl("/usr/bin/workload", "workload", mib, DIR "/ready",
+		      DIR "/resumed", gib, (char *)NULL);
+		_exit(127);
+	}
+	wait_file(DIR "/ready", 1000);
+	asleep(pid);
+	return pid;
+}
+
 /* The engine's own statistics of the last checkpoint and restart. */
 static void save_stats(const char *mib, const char *gib, int rep)
 {
@@ -143,22 +170,7 @@ static int engine(const char *mib, int reps, const char *gib)
 		long crid;
 		int fd;
 
-		unlink(DIR "/ready");
-		unlink(DIR "/resumed");
-		pid = fork();
-		if (!pid) {
-			int null = open("/dev/null", O_RDWR);
-
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-			setsid();
-			execl("/usr/bin/workload", "workload", mib, DIR "/ready",
-			      DIR "/resumed", gib, (char *)NULL);
-			_exit(127);
-		}
-		wait_file(DIR "/ready", 1000);
-		asleep(pid);
+		pid = start_workload(mib, gib);
 
 		t0 = now_ms();
 		kill(pid, SIGSTOP);
@@ -243,22 +255,8 @@ static int criu(const char *mib, int reps, const char *stats)
 		long long size;
 		pid_t pid;
 
-		unlink(DIR "/ready");
 		system("rm -rf " DIR "/criu; mkdir -p " DIR "/criu");
-		pid = fork();
-		if (!pid) {
-			int null = open("/dev/null", O_RDWR);
-
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-			setsid();
-			execl("/usr/bin/workload", "workload", mib, DIR "/ready",
-			      DIR "/resumed", (char *)NULL);
-			_exit(127);
-		}
-		wait_file(DIR "/ready", 1000);
-		asleep(pid);
+		pid = start_workload(mib, "0");
 		snprintf(pidstr, sizeof(pidstr), "%d", pid);
 		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, mib, rep);
 		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, mib, rep);

@@ -65,6 +65,13 @@ const char *ci_prot(uint64_t vm_flags, char buf[5])
 	return buf;
 }
 
+enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int sig)
+{
+	uint64_t h = s->action[sig - 1].handler;
+
+	return h == 0 ? CI_SIG_DEFAULT : h == 1 ? CI_SIG_IGNORED : CI_SIG_CAUGHT;
+}
+
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref)
 {
 	size_t i;
@@ -132,6 +139,22 @@ static int payload(struct reader *r, void *buf, size_t len)
 	return skip(r, ((len + 7) & ~7ULL) - len, true);
 }
 
+/* The whole payload of the record in a new buffer, or NULL (error set). */
+static void *payload_alloc(struct reader *r)
+{
+	void *buf = malloc(r->rec.len);
+
+	if (!buf) {
+		bad(r, "out of memory");
+		return NULL;
+	}
+	if (payload(r, buf, r->rec.len)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 /*
  * Room for one more element of @size in @arr (which holds *nr): the array,
  * possibly moved, with *nr counting the new element; NULL (nothing
@@ -188,13 +211,9 @@ static int read_file(struct reader *r)
 		return bad(r, "length out of range for a FILE record");
 	if (!r->rec.objref || ci_file_by_ref(img, r->rec.objref))
 		return bad(r, "objref %u is zero or already used", r->rec.objref);
-	buf = malloc(r->rec.len);
+	buf = payload_alloc(r);
 	if (!buf)
-		return bad(r, "out of memory");
-	if (payload(r, buf, r->rec.len)) {
-		free(buf);
 		return -1;
-	}
 	cf = grow(img->files, &img->nr_files, sizeof(*cf), MAX_FILES);
 	if (!cf) {
 		free(buf);
@@ -335,13 +354,9 @@ static int read_xstate(struct reader *r)
 	if (r->rec.len != img->arch.xstate_size || r->rec.len < 576)
 		return bad(r, "length %llu, the ARCH record says %u",
 			   (unsigned long long)r->rec.len, img->arch.xstate_size);
-	buf = malloc(r->rec.len);
+	buf = payload_alloc(r);
 	if (!buf)
-		return bad(r, "out of memory");
-	if (payload(r, buf, r->rec.len)) {
-		free(buf);
 		return -1;
-	}
 	memcpy(&img->xstate_features, buf + 512, 8);
 	memcpy(&xcomp, buf + 520, 8);
 	free(buf);

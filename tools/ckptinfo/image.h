@@ -64,6 +64,9 @@ void ci_free(struct ci_image *img);
 
 const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
+/* What signal @sig (1-64) does in the image: SIG_DFL, SIG_IGN or a handler. */
+enum ci_disposition { CI_SIG_DEFAULT, CI_SIG_IGNORED, CI_SIG_CAUGHT };
+enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int sig);
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);

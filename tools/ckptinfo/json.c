@@ -28,6 +28,7 @@ static void hex(FILE *out, uint64_t v)
 /* "signals": {"caught": [..], "ignored": [..], "blocked": "0x..", "altstack": ..} */
 static void signals(FILE *out, const struct ckpt_hdr_signal *s)
 {
+	static const enum ci_disposition kinds[] = { CI_SIG_CAUGHT, CI_SIG_IGNORED };
 	const char *sep;
 	int i, kind;
 
@@ -35,12 +36,10 @@ static void signals(FILE *out, const struct ckpt_hdr_signal *s)
 	for (kind = 0; kind < 2; kind++) {
 		fputs(kind ? ", \"ignored\": [" : "\"caught\": [", out);
 		sep = "";
-		for (i = 0; i < CKPT_NSIG; i++) {
-			uint64_t h = s->action[i].handler;
-
-			if (kind ? h != 1 : h <= 1)
+		for (i = 1; i <= CKPT_NSIG; i++) {
+			if (ci_signal_disposition(s, i) != kinds[kind])
 				continue;
-			fprintf(out, "%s%d", sep, i + 1);
+			fprintf(out, "%s%d", sep, i);
 			sep = ", ";
 		}
 		fputs("]", out);

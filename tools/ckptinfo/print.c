@@ -42,18 +42,17 @@ static void print_shared(FILE *out, const struct ci_image *img, size_t i)
 /* "signals: caught 10 12, ignored 13, blocked 0x1, altstack 0x...+8192" */
 static void print_signals(FILE *out, const struct ckpt_hdr_signal *s)
 {
+	static const enum ci_disposition kinds[] = { CI_SIG_CAUGHT, CI_SIG_IGNORED };
 	const char *sep;
 	int i, kind;
 
 	fputs("signals:", out);
 	for (kind = 0; kind < 2; kind++) {
 		sep = kind ? ", ignored" : " caught";
-		for (i = 0; i < CKPT_NSIG; i++) {
-			uint64_t h = s->action[i].handler;
-
-			if (kind ? h != 1 : h <= 1)
+		for (i = 1; i <= CKPT_NSIG; i++) {
+			if (ci_signal_disposition(s, i) != kinds[kind])
 				continue;
-			fprintf(out, "%s %d", sep, i + 1);
+			fprintf(out, "%s %d", sep, i);
 			sep = "";
 		}
 		if (*sep)
