@@ -83,9 +83,10 @@ int main(void)
 	struct ci_image ci;
 	uint64_t v64;
 	uint32_t v32;
-	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0, signal_pos = 0;
+	char want[64];
+	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0, signal_pos = 0, creds_pos = 0;
 
-	tap_plan(21);
+	tap_plan(23);
 	for (i = 0; i < 2; i++) {
 		char path[256];
 		size_t len;
@@ -123,6 +124,8 @@ int main(void)
 			fd_pos = ci.records[i].pos;
 		if (ci.records[i].type == CKPT_HDR_SIGNAL)
 			signal_pos = ci.records[i].pos;
+		if (ci.records[i].type == CKPT_HDR_CREDS)
+			creds_pos = ci.records[i].pos;
 		if (ci.records[i].type == CKPT_HDR_VMA && ci.records[i + 1].type == CKPT_HDR_PAGES && !vma_pos)
 			vma_pos = ci.records[i].pos;
 		if (ci.records[i].type == CKPT_HDR_FILE && !file_pos) {
@@ -137,7 +140,8 @@ int main(void)
 	broken("wrong magic", img_len, 16, "XXXXXXX", 8, "bad magic");
 	broken("not an image at all", img_len, 0, "\x07\0\0\0", 4, "not a checkpoint image");
 	v32 = CKPT_FORMAT_VERSION + 1;
-	broken("another format version", img_len, 16 + 8, &v32, 4, "format version 3");
+	snprintf(want, sizeof(want), "format version %u", v32);
+	broken("another format version", img_len, 16 + 8, &v32, 4, want);
 	v64 = 1ULL << 40;
 	broken("oversized FILE length", img_len, file_pos + 8, &v64, 8, "length beyond any record's");
 	v32 = 99;
@@ -165,6 +169,16 @@ int main(void)
 	broken("a handler above user space", img_len,
 	       signal_pos + 16 + offsetof(struct ckpt_hdr_signal, action[1].handler), &v64, 8,
 	       "no user address");
+	if (!creds_pos)
+		tap_bail("counter.img has no CREDS record");
+	v64 = 0;		/* root's effective capabilities, none permitted */
+	broken("an effective capability that is not permitted", img_len,
+	       creds_pos + 16 + offsetof(struct ckpt_hdr_creds, cap_permitted), &v64, 8,
+	       "not permitted");
+	v32 = 5;		/* five groups in a record with room for none */
+	broken("a group count beyond the record", img_len,
+	       creds_pos + 16 + offsetof(struct ckpt_hdr_creds, nr_groups), &v32, 4,
+	       "room for");
 
 	/* Trailing bytes (the seed's ckpt.c prints after its image) are noted, not an error. */
 	{

@@ -32,6 +32,7 @@ static const char *const names[] = {
 	[CKPT_HDR_TAIL] = "TAIL", [CKPT_HDR_TASK] = "TASK",
 	[CKPT_HDR_CPU] = "CPU", [CKPT_HDR_XSTATE] = "XSTATE",
 	[CKPT_HDR_SIGNAL] = "SIGNAL",
+	[CKPT_HDR_CREDS] = "CREDS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD",
@@ -387,7 +388,7 @@ static int read_tail(struct reader *r)
 
 /* The record types allowed next, as restart reads them. */
 enum stage {
-	S_HEADER, S_ARCH, S_TASK, S_SIGNAL, S_FILES, S_VMAS, S_XSTATE, S_TAIL, S_DONE
+	S_HEADER, S_ARCH, S_TASK, S_SIGNAL, S_CREDS, S_FILES, S_VMAS, S_XSTATE, S_TAIL, S_DONE
 };
 
 /* What restart checks of a SIGNAL record. */
@@ -416,6 +417,42 @@ static int read_signal(struct reader *r)
 		return bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
 			   (unsigned long long)s->sas_ss_sp,
 			   (unsigned long long)s->sas_ss_size, s->sas_ss_flags);
+	return 0;
+}
+
+/* What restart checks of a CREDS record's shape (not the caller's rights). */
+static int read_creds(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ckpt_hdr_creds *c = &img->creds;
+	const uint64_t caps = (1ULL << 41) - 1;	/* CAP_LAST_CAP 40 */
+	uint64_t n;
+	char *buf;
+
+	if (r->rec.len < sizeof(*c) || (r->rec.len - sizeof(*c)) % 4 ||
+	    (r->rec.len - sizeof(*c)) / 4 > 65536)
+		return bad(r, "length %llu is no CREDS record with up to 65536 groups",
+			   (unsigned long long)r->rec.len);
+	buf = payload_alloc(r);
+	if (!buf)
+		return -1;
+	memcpy(c, buf, sizeof(*c));
+	n = (r->rec.len - sizeof(*c)) / 4;
+	if (c->nr_groups != n) {
+		free(buf);
+		return bad(r, "%u groups, but room for %llu", c->nr_groups,
+			   (unsigned long long)n);
+	}
+	memmove(buf, buf + sizeof(*c), n * 4);
+	img->groups = (uint32_t *)buf;
+	if ((c->cap_inheritable | c->cap_permitted | c->cap_effective |
+	     c->cap_bset | c->cap_ambient) & ~caps)
+		return bad(r, "unknown capabilities");
+	if (c->flags & ~CKPT_CREDS_NO_NEW_PRIVS || c->__reserved)
+		return bad(r, "unknown flags %#x", c->flags);
+	if ((c->cap_effective & ~c->cap_permitted) ||
+	    (c->cap_ambient & ~(c->cap_permitted & c->cap_inheritable)))
+		return bad(r, "effective or ambient capabilities not permitted");
 	return 0;
 }
 
@@ -449,10 +486,15 @@ static int read_record(struct reader *r, enum stage *st)
 		img->task.comm[sizeof(img->task.comm) - 1] = '\0';
 		return 0;
 	case S_SIGNAL:
-		*st = S_FILES;
+		*st = S_CREDS;
 		if (t != CKPT_HDR_SIGNAL)
 			break;
 		return read_signal(r);
+	case S_CREDS:
+		*st = S_FILES;
+		if (t != CKPT_HDR_CREDS)
+			break;
+		return read_creds(r);
 	case S_FILES:
 		if (t == CKPT_HDR_FILE)
 			return read_file(r);
@@ -491,7 +533,7 @@ static int read_record(struct reader *r, enum stage *st)
 	}
 	if (t >= sizeof(names) / sizeof(names[0]) || !names[t])
 		return bad(r, "unknown record type");
-	return bad(r, "not expected here (records must come as HEADER ARCH TASK SIGNAL (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE TAIL)");
+	return bad(r, "not expected here (records must come as HEADER ARCH TASK SIGNAL CREDS (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE TAIL)");
 }
 
 int ci_read(FILE *f, struct ci_image *img, bool keep_records)
@@ -549,5 +591,6 @@ void ci_free(struct ci_image *img)
 	free(img->fds);
 	free(img->vmas);
 	free(img->records);
+	free(img->groups);
 	memset(img, 0, sizeof(*img));
 }

@@ -37,6 +37,8 @@ struct ci_image {
 	struct ckpt_hdr_task task;
 	uint32_t task_objref;
 	struct ckpt_hdr_signal signal;
+	struct ckpt_hdr_creds creds;
+	uint32_t *groups;		/* creds.nr_groups supplementary groups */
 	struct ckpt_hdr_mm mm;
 	struct ckpt_hdr_cpu cpu;
 	uint64_t xstate_len, xstate_features;	/* XSAVE header xfeatures */

@@ -25,6 +25,36 @@ static void hex(FILE *out, uint64_t v)
 	fprintf(out, "\"%#" PRIx64 "\"", v);
 }
 
+/* "creds": {"uid": .., ..., "groups": [..], "cap_effective": "0x..", ...} */
+static void creds(FILE *out, const struct ci_image *img)
+{
+	const struct ckpt_hdr_creds *c = &img->creds;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} caps[] = {
+		{ "cap_effective", c->cap_effective },
+		{ "cap_permitted", c->cap_permitted },
+		{ "cap_inheritable", c->cap_inheritable },
+		{ "cap_ambient", c->cap_ambient },
+		{ "cap_bounding", c->cap_bset },
+	};
+	uint32_t i;
+
+	fprintf(out, "}, \"creds\": {\"uid\": %u, \"euid\": %u, \"suid\": %u, \"fsuid\": %u, "
+		"\"gid\": %u, \"egid\": %u, \"sgid\": %u, \"fsgid\": %u, \"groups\": [",
+		c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	for (i = 0; i < c->nr_groups; i++)
+		fprintf(out, "%s%u", i ? ", " : "", img->groups[i]);
+	fputs("]", out);
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		fprintf(out, ", \"%s\": ", caps[i].name);
+		hex(out, caps[i].v);
+	}
+	fprintf(out, ", \"securebits\": %u, \"no_new_privs\": %s", c->securebits,
+		c->flags & CKPT_CREDS_NO_NEW_PRIVS ? "true" : "false");
+}
+
 /* "signals": {"caught": [..], "ignored": [..], "blocked": "0x..", "altstack": ..} */
 static void signals(FILE *out, const struct ckpt_hdr_signal *s)
 {
@@ -99,6 +129,7 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	if (with_regs)
 		regs(out, &img->cpu);
 	signals(out, &img->signal);
+	creds(out, img);
 
 	fputs("}, \"mm\": {\"start_code\": ", out);
 	hex(out, m->start_code);

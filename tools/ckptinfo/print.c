@@ -39,6 +39,26 @@ static void print_shared(FILE *out, const struct ci_image *img, size_t i)
 		}
 }
 
+/* "creds: uid 1000 (all four), gid 1000 (all four), groups 1000 24, caps ..." */
+static void print_creds(FILE *out, const struct ci_image *img)
+{
+	const struct ckpt_hdr_creds *c = &img->creds;
+	uint32_t i;
+
+	fprintf(out, "creds: uid %u euid %u suid %u fsuid %u, gid %u egid %u sgid %u fsgid %u\n",
+		c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	fputs("  groups", out);
+	for (i = 0; i < c->nr_groups; i++)
+		fprintf(out, " %u", img->groups[i]);
+	fprintf(out, "%s\n  caps effective %#" PRIx64 " permitted %#" PRIx64
+		" inheritable %#" PRIx64 " ambient %#" PRIx64 " bounding %#" PRIx64
+		", securebits %#x%s\n", c->nr_groups ? "" : " none",
+		(uint64_t)c->cap_effective, (uint64_t)c->cap_permitted,
+		(uint64_t)c->cap_inheritable, (uint64_t)c->cap_ambient,
+		(uint64_t)c->cap_bset, c->securebits,
+		c->flags & CKPT_CREDS_NO_NEW_PRIVS ? ", no_new_privs" : "");
+}
+
 /* "signals: caught 10 12, ignored 13, blocked 0x1, altstack 0x...+8192" */
 static void print_signals(FILE *out, const struct ckpt_hdr_signal *s)
 {
@@ -86,6 +106,7 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 	fprintf(out, "task: pid %d, comm \"%s\"%s\n", img->task.pid, img->task.comm,
 		img->task.flags & CKPT_TASK_SELF ? ", checkpointed itself" : "");
 	print_signals(out, &img->signal);
+	print_creds(out, img);
 	if (regs)
 		print_regs(out, &img->cpu);
 
