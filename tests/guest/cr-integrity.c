@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -160,6 +161,7 @@ static void sigsuspend_mask(void)
 		sigset_t block, none, cur;
 
 		quiet_fds();
+		prctl(PR_SET_NAME, "suspender");
 		sigemptyset(&none);
 		sigemptyset(&block);
 		sigaddset(&block, SIGUSR2);
@@ -182,8 +184,8 @@ static void sigsuspend_mask(void)
 	kill_wait(pid);
 
 	pid = restart_from(img);
-	usleep(500000);
-	kill(pid, SIGUSR1);
+	if (wait_comm(pid, "suspender", 60))	/* restarted: its handler is in */
+		kill(pid, SIGUSR1);
 	wait_exit(pid, 60);
 	f = fopen(out, "r");
 	if (f) {
