@@ -103,9 +103,9 @@ fuzz: $(B)/host/ckptinfo-fuzz
 	$(B)/host/ckptinfo-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 		-print_final_stats=1 -artifact_prefix=$(B)/fuzz- $(B)/fuzz-corpus
 
-$(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP) $(CRTEST)
+$(B)/tests/%: tests/guest/%.c $(LIB) $(LIB_H) $(TAP) $(CRTEST) $(UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) tests/lib/tap.c tests/lib/crtest.c -lm
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $< $(LIB) tests/lib/tap.c tests/lib/crtest.c -lm
 
 $(B)/tests/%: tests/guest/%
 	@mkdir -p $(@D)

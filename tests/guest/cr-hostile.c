@@ -1,25 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile images: restart from hundreds of damaged copies of a good
- * image (the caller's comm is "cr-hostile" until a restart commits). Record headers (type, objref, length) get bits flipped, payload
- * words (counts, addresses, offsets, flags, lengths) get extreme values,
- * images are cut short, bytes anywhere are flipped. Every attempt must
- * end: refused with an errno before the point of no return, or restarted
- * (the damage was in data the kernel cannot judge, such as page contents
- * or registers) and then killed. The kernel must stay up and quiet: the
- * suite's last test reads its log, and the debug variant (KASAN,
- * lockdep, panic_on_warn) turns any memory error into a failed run.
+ * Hostile images: restart from thousands of damaged copies of a good
+ * image (the caller's comm is "cr-hostile" until a restart commits).
+ * Blind damage: record headers (type, objref, length) get bits flipped,
+ * payload words get extreme values, images are cut short, bytes anywhere
+ * are flipped. Structure-aware damage, from the uapi header's layout:
+ * every length, count, offset, address, id and flag field of every record
+ * type gets an extreme, neighbouring or bit-flipped value, and whole
+ * records are duplicated, dropped or swapped with the next one.
+ *
+ * Every attempt must end: refused with an errno before the point of no
+ * return, or restarted (the damage was in data the kernel cannot judge,
+ * such as page contents or registers) and then killed, or restarted and
+ * died of its own registers. The kernel's own count of restarts that
+ * failed after their point of no return (debugfs stats,
+ * restart.failed_after_commit) must not move, and the kernel must stay
+ * up and quiet: the suite's last test reads its log, and the debug
+ * variant (KASAN, lockdep, panic_on_warn) turns any memory error into a
+ * failed run.
  *
  * CR_HOSTILE_SEED and CR_HOSTILE_ITERS change the seed (1) and the
- * number of images (400); the seed is printed, so a failure replays.
+ * number of images (2000); the seed is printed, so a failure replays.
  */
 #include "crctl.h"
 #include "crtest.h"
 #include "tap.h"
 
+#include <linux/checkpoint_hdr.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +78,7 @@ static void load_image(void)
 
 	image_len = file_size(IMG);
 	image = malloc(image_len);
-	bad = malloc(image_len);
+	bad = malloc(2 * image_len);	/* room for a duplicated record */
 	if (!f || !image || !bad || fread(image, 1, image_len, f) != image_len)
 		tap_bail("cannot read %s", IMG);
 	fclose(f);
@@ -84,6 +96,169 @@ static const uint64_t extremes[] = {
 	0x7fffffffffffULL, 0x800000000000ULL, 0x7fffffffffffffffULL, ~0ULL,
 };
 
+/* A field of a record's payload: where it is and how wide. */
+struct field {
+	uint32_t type;
+	uint16_t off, size;
+};
+
+#define F(t, st, m) { t, offsetof(struct st, m), sizeof(((struct st *)0)->m) }
+#define FI(t, st, m, i) { t, offsetof(struct st, m[i]), sizeof(((struct st *)0)->m[i]) }
+
+/* Every field restart judges (or must survive), per record type. */
+static const struct field fields[] = {
+	F(CKPT_HDR_HEADER, ckpt_hdr_header, version),
+	F(CKPT_HDR_HEADER, ckpt_hdr_header, page_size),
+	F(CKPT_HDR_HEADER, ckpt_hdr_header, flags),
+	F(CKPT_HDR_HEADER, ckpt_hdr_header, crid),
+	F(CKPT_HDR_HEADER, ckpt_hdr_header, nr_tasks),
+	F(CKPT_HDR_ARCH, ckpt_hdr_arch, xfeatures),
+	F(CKPT_HDR_ARCH, ckpt_hdr_arch, xstate_size),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, pid),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, flags),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, robust_list),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, clear_child_tid),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, rseq),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, rseq_len),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, rseq_sig),
+	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, blocked),
+	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, sas_ss_sp),
+	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, sas_ss_size),
+	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, sas_ss_flags),
+	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, nr_actions),
+	FI(CKPT_HDR_SIGNAL, ckpt_hdr_signal, action, 0),	/* handler of SIGHUP */
+	FI(CKPT_HDR_SIGNAL, ckpt_hdr_signal, action, 8),	/* SIGKILL's */
+	FI(CKPT_HDR_SIGNAL, ckpt_hdr_signal, action, 9),	/* SIGUSR1's */
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, uid),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, euid),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, fsgid),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, cap_permitted),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, cap_effective),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, cap_bset),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, cap_ambient),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, securebits),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, flags),
+	F(CKPT_HDR_CREDS, ckpt_hdr_creds, nr_groups),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, ip),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, sp),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, cs),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, ss),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, flags),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, fs_base),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, gs_base),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, ds),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, fs),
+	FI(CKPT_HDR_CPU, ckpt_hdr_cpu, debugreg, 7),
+	FI(CKPT_HDR_CPU, ckpt_hdr_cpu, tls, 0),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, start_code),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, end_code),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, start_brk),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, brk),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, start_stack),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, arg_start),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, env_end),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, def_flags),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, nr_vmas),
+	F(CKPT_HDR_MM, ckpt_hdr_mm, exe_objref),
+	FI(CKPT_HDR_MM, ckpt_hdr_mm, saved_auxv, 1),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, start),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, end),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, pgoff),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, vm_flags),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, kind),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, file_objref),
+	F(CKPT_HDR_VMA, ckpt_hdr_vma, nr_pages),
+	F(CKPT_HDR_PAGES, ckpt_hdr_pages, nr_pages),
+	F(CKPT_HDR_PAGES, ckpt_hdr_pages, data_offset),
+	{ CKPT_HDR_PAGES, sizeof(struct ckpt_hdr_pages), 8 },	/* first address */
+	F(CKPT_HDR_FILE, ckpt_hdr_file, f_flags),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, i_mode),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, f_pos),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, path_len),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, ino),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, dev),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, size),
+	{ CKPT_HDR_FILE, sizeof(struct ckpt_hdr_file), 8 },	/* the path */
+	F(CKPT_HDR_FD, ckpt_hdr_fd, fd),
+	F(CKPT_HDR_FD, ckpt_hdr_fd, file_objref),
+	F(CKPT_HDR_FD, ckpt_hdr_fd, flags),
+	F(CKPT_HDR_TAIL, ckpt_hdr_tail, nr_records),
+	F(CKPT_HDR_TAIL, ckpt_hdr_tail, pos),
+};
+
+#define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
+/* How many times each field was damaged: every one must be, over a run. */
+static unsigned int field_hits[NR_FIELDS];
+
+/* A value for a field of @size bytes that was @old. */
+static uint64_t damaged(uint64_t old, unsigned int size)
+{
+	switch (below(4)) {
+	case 0:
+		return extremes[below(sizeof(extremes) / sizeof(extremes[0]))];
+	case 1:
+		return old + 1;
+	case 2:
+		return old - 1;
+	default:
+		return old ^ (1ULL << below(size * 8));
+	}
+}
+
+/* The next field of the table, in a record of the image, gets a damaged value. */
+static void damage_field(void)
+{
+	static unsigned int next_field;
+	unsigned int f = next_field++ % NR_FIELDS, r, n = 0, pick;
+	struct rec_hdr h;
+	uint64_t v = 0;
+	size_t off = 0;
+
+	/* a record of that type, chosen evenly among them */
+	for (r = 0; r < nr_records; r++) {
+		memcpy(&h, image + records[r], sizeof(h));
+		n += h.type == fields[f].type && h.len >= fields[f].off + fields[f].size;
+	}
+	if (!n)
+		tap_bail("the image has no record with field %u (type %u)", f, fields[f].type);
+	pick = below(n);
+	for (r = 0; r < nr_records; r++) {
+		memcpy(&h, image + records[r], sizeof(h));
+		if (h.type == fields[f].type && h.len >= fields[f].off + fields[f].size &&
+		    !pick--) {
+			off = records[r] + sizeof(h) + fields[f].off;
+			break;
+		}
+	}
+	memcpy(&v, bad + off, fields[f].size < 8 ? fields[f].size : 8);
+	v = damaged(v, fields[f].size < 8 ? fields[f].size : 8);
+	memcpy(bad + off, &v, fields[f].size < 8 ? fields[f].size : 8);
+	field_hits[f]++;
+}
+
+/* Record @r duplicated, dropped, or swapped with the next one. */
+static void damage_records(void)
+{
+	unsigned int r = below(nr_records - 1), how = below(3);
+	size_t start = records[r], len = records[r + 1] - start;
+	size_t len2 = (r + 2 < nr_records ? records[r + 2] : image_len) - records[r + 1];
+
+	switch (how) {
+	case 0:		/* duplicated: the record again, then the rest */
+		memcpy(bad + start + len, image + start, image_len - start);
+		bad_len = image_len + len;
+		break;
+	case 1:		/* dropped */
+		memmove(bad + start, image + start + len, image_len - start - len);
+		bad_len = image_len - len;
+		break;
+	default:	/* swapped with the next */
+		memcpy(bad + start, image + start + len, len2);
+		memcpy(bad + start + len2, image + start, len);
+		break;
+	}
+}
+
 /* One damaged copy of the image into bad/bad_len; returns the kind. */
 static int mutate(void)
 {
@@ -91,7 +266,7 @@ static int mutate(void)
 	size_t start = records[r], end, off;
 	struct rec_hdr h;
 	uint64_t v;
-	int kind = below(4), i;
+	int kind = below(6), i;
 
 	memcpy(bad, image, image_len);
 	bad_len = image_len;
@@ -117,9 +292,15 @@ static int mutate(void)
 	case 2:		/* cut short, often at or near a record boundary */
 		bad_len = next() & 1 ? start + below(24) : below(image_len);
 		break;
-	default:	/* 1-8 bytes anywhere */
+	case 3:		/* 1-8 bytes anywhere */
 		for (i = 0, v = 1 + below(8); i < (int)v; i++)
 			bad[below(image_len)] ^= 1 + below(255);
+		break;
+	case 4:		/* one field, by the uapi layout */
+		damage_field();
+		break;
+	default:	/* whole records */
+		damage_records();
 		break;
 	}
 	return kind;
@@ -181,20 +362,39 @@ static enum outcome attempt(int *err)
 	return HUNG;
 }
 
+/* restart.failed_after_commit of the engine's debugfs stats, or -1. */
+static long failed_after_commit(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/checkpoint/stats", "r");
+	char line[128];
+	long v = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "restart.failed_after_commit %ld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
 int main(void)
 {
 	const char *s = getenv("CR_HOSTILE_SEED"), *n = getenv("CR_HOSTILE_ITERS");
-	unsigned int iters = n ? atoi(n) : 400, i, count[4] = { 0 };
-	unsigned int by_errno[134] = { 0 }, kinds[4] = { 0 };
+	unsigned int iters = n ? atoi(n) : 2000, i, count[4] = { 0 };
+	unsigned int by_errno[134] = { 0 }, kinds[6] = { 0 }, unhit = 0;
 	uint64_t seed = s ? strtoull(s, NULL, 0) : 1;
 	int err = 0, other = 0, killed = 0;
+	long before, after;
 
-	tap_plan(4);
+	tap_plan(5);
 	engine_on();
 	counter_image(OUT, IMG);
 	load_image();
-	tap_diag("seed %llu, %u images from one of %zu bytes, %u records",
-		 (unsigned long long)seed, iters, image_len, nr_records);
+	tap_diag("seed %llu, %u images from one of %zu bytes, %u records, %zu fields",
+		 (unsigned long long)seed, iters, image_len, nr_records, NR_FIELDS);
+	before = failed_after_commit();
+	if (before < 0)
+		tap_bail("no restart.failed_after_commit in the engine's stats");
 
 	rng = seed ? seed : 1;
 	for (i = 0; i < iters; i++) {
@@ -210,17 +410,24 @@ int main(void)
 		if (o == DIED && err == SIGKILL)
 			killed++;
 	}
-	tap_ok(!count[HUNG],
-	       "%u damaged images (%u headers, %u payload words, %u cut, %u bytes): every restart ended (refused %u, restarted %u, died %u, hung %u)",
-	       iters, kinds[0], kinds[1], kinds[2], kinds[3], count[REFUSED],
-	       count[RAN], count[DIED], count[HUNG]);
-	tap_ok(by_errno[EINVAL] && by_errno[EIO],
-	       "validation refused them with EINVAL (%u), EIO (%u), ENOENT (%u), EOPNOTSUPP (%u), ENOMEM (%u), other (%d)",
-	       by_errno[EINVAL], by_errno[EIO], by_errno[ENOENT],
-	       by_errno[EOPNOTSUPP], by_errno[ENOMEM], other);
-	tap_ok(!killed,
-	       "none failed after the point of no return (killed by the kernel: %d): validation came first",
-	       killed);
+	after = failed_after_commit();
+	for (i = 0; i < NR_FIELDS; i++)
+		unhit += !field_hits[i];
+
+	tap_ok(!count[HUNG] && count[REFUSED] + count[RAN] + count[DIED] == iters,
+	       "%u damaged images (%u headers, %u payload words, %u cut, %u bytes, %u fields, %u records moved): every restart ended: refused %u, restarted %u, restarted and died of its registers %u, hung %u",
+	       iters, kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], kinds[5],
+	       count[REFUSED], count[RAN], count[DIED], count[HUNG]);
+	tap_ok(!other && count[REFUSED] > iters / 2,
+	       "every refusal has its errno: EINVAL %u, EIO %u, ESTALE %u, EPERM %u, ENOENT %u, EOPNOTSUPP %u, ENOMEM %u, EFAULT %u, other %d",
+	       by_errno[EINVAL], by_errno[EIO], by_errno[ESTALE], by_errno[EPERM],
+	       by_errno[ENOENT], by_errno[EOPNOTSUPP], by_errno[ENOMEM], by_errno[EFAULT],
+	       other);
+	tap_ok(after == before && !killed,
+	       "none failed after the point of no return (engine's count %ld -> %ld, SIGKILLed %d): validation came first",
+	       before, after, killed);
+	tap_ok(!unhit, "every one of the %zu fields of the uapi layout was damaged (%u never)",
+	       NR_FIELDS, unhit);
 
 	memcpy(bad, image, image_len);
 	bad_len = image_len;
