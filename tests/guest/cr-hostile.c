@@ -150,6 +150,9 @@ static const struct field fields[] = {
 	F(CKPT_HDR_CPU, ckpt_hdr_cpu, fs),
 	FI(CKPT_HDR_CPU, ckpt_hdr_cpu, debugreg, 7),
 	FI(CKPT_HDR_CPU, ckpt_hdr_cpu, tls, 0),
+	/* a TLS descriptor's flag bits (32-bit, contents, present...) */
+	{ CKPT_HDR_CPU, offsetof(struct ckpt_hdr_cpu, tls[0].flags), 4 },
+	{ CKPT_HDR_CPU, offsetof(struct ckpt_hdr_cpu, tls[2].flags), 4 },
 	F(CKPT_HDR_MM, ckpt_hdr_mm, start_code),
 	F(CKPT_HDR_MM, ckpt_hdr_mm, end_code),
 	F(CKPT_HDR_MM, ckpt_hdr_mm, start_brk),
