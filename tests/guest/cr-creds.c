@@ -72,12 +72,8 @@ static void user_image(void)
 	if (pid < 0)
 		tap_bail("fork: %m");
 	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
-		    dup2(null, 2) < 0 || !become_user())
+		if (!null_stdio() || !become_user())
 			_exit(1);
-		close(null);
 		execv(argv[0], argv);
 		_exit(1);
 	}

@@ -45,16 +45,6 @@ static void on_sig(int sig)
 	got = sig;
 }
 
-/* stdin, stdout and stderr on /dev/null: the image may hold no pipe. */
-static void quiet_fds(void)
-{
-	int fd = open("/dev/null", O_RDWR);
-
-	if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-		_exit(90);
-	close(fd);
-}
-
 /* A copy of @from with @len bytes at @off replaced by @bytes. */
 static void patched_copy(const char *from, const char *to, long off,
 			 const void *bytes, size_t len)
@@ -97,7 +87,8 @@ static void refused_restart_keeps_caller(void)
 		int fd, img;
 		long ret;
 
-		quiet_fds();
+		if (!null_stdio())
+			_exit(90);
 		mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		ss.ss_sp = malloc(ss.ss_size);
 		fd = open(DIR "/caller-file", O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -161,7 +152,8 @@ static void sigsuspend_mask(void)
 		struct sigaction sa = { .sa_handler = on_sig };
 		sigset_t block, none, cur;
 
-		quiet_fds();
+		if (!null_stdio())
+			_exit(90);
 		prctl(PR_SET_NAME, "suspender");
 		sigemptyset(&none);
 		sigemptyset(&block);
@@ -219,7 +211,8 @@ static void single_stepped(void)
 	if (pid < 0)
 		tap_bail("fork: %m");
 	if (!pid) {
-		quiet_fds();
+		if (!null_stdio())
+			_exit(90);
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0))
 			_exit(1);
 		raise(SIGSTOP);

@@ -50,10 +50,7 @@ static void holder_image(void)
 	if (pid < 0)
 		tap_bail("fork: %m");
 	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
-		    dup2(null, 2) < 0 || open(FILE_PATH, O_RDONLY) < 0)
+		if (!null_stdio() || open(FILE_PATH, O_RDONLY) < 0)
 			_exit(1);
 		put_file(DIR "/ready", "");
 		for (;;)

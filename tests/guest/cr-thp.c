@@ -61,13 +61,11 @@ static uint64_t pattern(size_t i)
 static void holder(void)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };
-	int null = open("/dev/null", O_RDWR);
 	char *raw, *p;
 	uint64_t *w;
 	size_t i;
 
-	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
-	    prctl(PR_SET_NAME, "thpholder"))
+	if (!null_stdio() || prctl(PR_SET_NAME, "thpholder"))
 		_exit(90);
 	raw = mmap(NULL, LEN + HUGE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -30,19 +30,23 @@ double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+bool null_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+	bool ok = fd >= 0 && dup2(fd, 0) == 0 && dup2(fd, 1) == 1 && dup2(fd, 2) == 2;
+
+	if (fd > 2)
+		close(fd);
+	return ok;
+}
+
 pid_t spawn(char *const argv[])
 {
 	pid_t pid = fork();
-	int fd;
 
 	if (pid)
 		return pid;
-	fd = open("/dev/null", O_RDWR);
-	dup2(fd, 0);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	if (fd > 2)
-		close(fd);
+	null_stdio();
 	execv(argv[0], argv);
 	_exit(127);
 }

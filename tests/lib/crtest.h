@@ -13,6 +13,8 @@
 /* The helper programs live next to the tests. */
 #define HELPER(name) "/tests/" name
 
+/* stdin, stdout and stderr onto /dev/null (no pipe in an image); false on failure. */
+bool null_stdio(void);
 /* Start argv[0] with stdin, stdout and stderr on /dev/null. */
 pid_t spawn(char *const argv[]);
 /* Wait up to @seconds for @path to exist; false on timeout. */
