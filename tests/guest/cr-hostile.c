@@ -36,6 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +114,8 @@ static const struct field fields[] = {
 	F(CKPT_HDR_HEADER, ckpt_hdr_header, flags),
 	F(CKPT_HDR_HEADER, ckpt_hdr_header, crid),
 	F(CKPT_HDR_HEADER, ckpt_hdr_header, nr_tasks),
+	FI(CKPT_HDR_HEADER, ckpt_hdr_header, __pad, 4),
+	F(CKPT_HDR_ARCH, ckpt_hdr_arch, __reserved),
 	F(CKPT_HDR_ARCH, ckpt_hdr_arch, xfeatures),
 	F(CKPT_HDR_ARCH, ckpt_hdr_arch, xstate_size),
 	F(CKPT_HDR_TASK, ckpt_hdr_task, pid),
@@ -140,6 +144,8 @@ static const struct field fields[] = {
 	F(CKPT_HDR_CREDS, ckpt_hdr_creds, flags),
 	F(CKPT_HDR_CREDS, ckpt_hdr_creds, nr_groups),
 	F(CKPT_HDR_CPU, ckpt_hdr_cpu, ip),
+	F(CKPT_HDR_CPU, ckpt_hdr_cpu, orig_ax),
+	{ CKPT_HDR_CPU, offsetof(struct ckpt_hdr_cpu, tls[1].entry_number), 4 },
 	F(CKPT_HDR_CPU, ckpt_hdr_cpu, sp),
 	F(CKPT_HDR_CPU, ckpt_hdr_cpu, cs),
 	F(CKPT_HDR_CPU, ckpt_hdr_cpu, ss),
@@ -164,6 +170,7 @@ static const struct field fields[] = {
 	F(CKPT_HDR_MM, ckpt_hdr_mm, nr_vmas),
 	F(CKPT_HDR_MM, ckpt_hdr_mm, exe_objref),
 	FI(CKPT_HDR_MM, ckpt_hdr_mm, saved_auxv, 1),
+	FI(CKPT_HDR_MM, ckpt_hdr_mm, saved_auxv, 60),
 	F(CKPT_HDR_VMA, ckpt_hdr_vma, start),
 	F(CKPT_HDR_VMA, ckpt_hdr_vma, end),
 	F(CKPT_HDR_VMA, ckpt_hdr_vma, pgoff),
@@ -181,10 +188,13 @@ static const struct field fields[] = {
 	F(CKPT_HDR_FILE, ckpt_hdr_file, ino),
 	F(CKPT_HDR_FILE, ckpt_hdr_file, dev),
 	F(CKPT_HDR_FILE, ckpt_hdr_file, size),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, rdev),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, __reserved),
 	{ CKPT_HDR_FILE, sizeof(struct ckpt_hdr_file), 8 },	/* the path */
 	F(CKPT_HDR_FD, ckpt_hdr_fd, fd),
 	F(CKPT_HDR_FD, ckpt_hdr_fd, file_objref),
 	F(CKPT_HDR_FD, ckpt_hdr_fd, flags),
+	F(CKPT_HDR_FD, ckpt_hdr_fd, __reserved),
 	F(CKPT_HDR_TAIL, ckpt_hdr_tail, nr_records),
 	F(CKPT_HDR_TAIL, ckpt_hdr_tail, pos),
 };
@@ -365,6 +375,180 @@ static enum outcome attempt(int *err)
 	return HUNG;
 }
 
+#define REGULAR_FILE (~0U)
+
+/*
+ * Offset of the @nth (from 0) record of @type, or 0 if there is none;
+ * @nth REGULAR_FILE: the first FILE record of a regular file.
+ */
+static size_t record_of(uint32_t type, unsigned int nth)
+{
+	struct ckpt_hdr_file f;
+	struct rec_hdr h;
+	unsigned int r;
+
+	for (r = 0; r < nr_records; r++) {
+		memcpy(&h, image + records[r], sizeof(h));
+		if (h.type != type)
+			continue;
+		if (nth == REGULAR_FILE) {
+			memcpy(&f, image + records[r] + sizeof(h), sizeof(f));
+			if (S_ISREG(f.i_mode))
+				return records[r];
+		} else if (!nth--) {
+			return records[r];
+		}
+	}
+	return 0;
+}
+
+/*
+ * Fields that hold no state but must hold what checkpoint writes: each
+ * set to another value alone must be refused (EINVAL) at once.
+ * @at: from the start of the record, header included.
+ */
+struct strict {
+	const char *what;
+	uint32_t type;
+	unsigned int nth;
+	size_t at, size;
+	uint64_t value;
+};
+
+#define P(st, m) (sizeof(struct rec_hdr) + offsetof(struct st, m))
+#define OBJREF offsetof(struct rec_hdr, objref)
+
+static const struct strict stricts[] = {
+	{ "HEADER objref", CKPT_HDR_HEADER, 0, OBJREF, 4, 1 },
+	{ "HEADER flags", CKPT_HDR_HEADER, 0, P(ckpt_hdr_header, flags), 8, 1 },
+	{ "HEADER padding", CKPT_HDR_HEADER, 0, P(ckpt_hdr_header, __pad), 1, 1 },
+	{ "ARCH reserved", CKPT_HDR_ARCH, 0, P(ckpt_hdr_arch, __reserved), 4, 1 },
+	{ "SIGNAL objref (not the task's)", CKPT_HDR_SIGNAL, 0, OBJREF, 4, 9999 },
+	{ "CPU objref (not the task's)", CKPT_HDR_CPU, 0, OBJREF, 4, 9999 },
+	{ "CPU orig_ax", CKPT_HDR_CPU, 0, P(ckpt_hdr_cpu, orig_ax), 8, 0 },
+	{ "CPU TLS entry number", CKPT_HDR_CPU, 0, P(ckpt_hdr_cpu, tls[1].entry_number), 4, 5 },
+	{ "MM auxv beyond the kernel's", CKPT_HDR_MM, 0, P(ckpt_hdr_mm, saved_auxv[60]), 8, 1 },
+	{ "VMA objref (not the mm's)", CKPT_HDR_VMA, 1, OBJREF, 4, 9999 },
+	{ "PAGES objref (not the mm's)", CKPT_HDR_PAGES, 0, OBJREF, 4, 9999 },
+	{ "FILE reserved", CKPT_HDR_FILE, 0, P(ckpt_hdr_file, __reserved), 4, 1 },
+	{ "FILE rdev of a regular file", CKPT_HDR_FILE, REGULAR_FILE, P(ckpt_hdr_file, rdev), 4, 0x801 },
+	{ "FD reserved", CKPT_HDR_FD, 0, P(ckpt_hdr_fd, __reserved), 4, 1 },
+	{ "FD objref (another files table)", CKPT_HDR_FD, 1, OBJREF, 4, 9999 },
+};
+
+/* The refusal reason in the engine's stats (restart.refused), or "". */
+static const char *refused_reason(void)
+{
+	static char line[256];
+	FILE *f = fopen("/sys/kernel/debug/checkpoint/stats", "r");
+	const char *key = "restart.refused ";
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key))) {
+			fclose(f);
+			line[strcspn(line, "\n")] = '\0';
+			return line + strlen(key);
+		}
+	if (f)
+		fclose(f);
+	return "";
+}
+
+/* Every strict field refused alone; returns the number that were not. */
+static int strict_fields(void)
+{
+	unsigned int i;
+	int bad_ones = 0, err = 0;
+
+	for (i = 0; i < sizeof(stricts) / sizeof(stricts[0]); i++) {
+		const struct strict *t = &stricts[i];
+		size_t rec = record_of(t->type, t->nth);
+		enum outcome o;
+
+		if (!rec && t->type != CKPT_HDR_HEADER)
+			tap_bail("the image has no record %u of type %u (%s)",
+				 t->nth, t->type, t->what);
+		memcpy(bad, image, image_len);
+		bad_len = image_len;
+		memcpy(bad + rec + t->at, &t->value, t->size);
+		o = attempt(&err);
+		if (o != REFUSED || err != EINVAL) {
+			tap_diag("%s = %#llx: %s (%d), not refused with EINVAL", t->what,
+				 (unsigned long long)t->value,
+				 o == REFUSED ? "refused" : o == RAN ? "restarted" : "died", err);
+			bad_ones++;
+		} else {
+			tap_diag("%s: refused: %s", t->what, refused_reason());
+		}
+	}
+	return bad_ones;
+}
+
+/* Bytes of the first FILE record, header and padding included. */
+static size_t file_record_len(void)
+{
+	struct rec_hdr h;
+
+	memcpy(&h, image + record_of(CKPT_HDR_FILE, 0), sizeof(h));
+	return sizeof(h) + ((h.len + 7) & ~7ULL);
+}
+
+/*
+ * The first FILE record repeated @copies times with new objrefs (a
+ * multiple of 4096 bytes in all, so that page data stays aligned).
+ */
+static enum outcome more_files(int *err, unsigned int copies)
+{
+	size_t file = record_of(CKPT_HDR_FILE, 0), len = file_record_len(), pos;
+	struct rec_hdr h;
+	unsigned int i;
+
+	memcpy(&h, image + file, sizeof(h));
+	bad = realloc(bad, image_len + copies * len);
+	if (!bad)
+		tap_bail("out of memory");
+	memcpy(bad, image, file);
+	pos = file;
+	for (i = 0; i < copies; i++, pos += len) {
+		memcpy(bad + pos, image + file, len);
+		h.objref = 50000 + i;
+		memcpy(bad + pos, &h, sizeof(h));
+	}
+	memcpy(bad + pos, image + file, image_len - file);
+	bad_len = pos + image_len - file;
+	/* the tail counts the records */
+	{
+		size_t tail = bad_len - (image_len - record_of(CKPT_HDR_TAIL, 0));
+		struct ckpt_hdr_tail t;
+
+		memcpy(&t, bad + tail + sizeof(h), sizeof(t));
+		t.nr_records += copies;
+		t.pos += copies * len;
+		memcpy(bad + tail + sizeof(h), &t, sizeof(t));
+	}
+	return attempt(err);
+}
+
+static int read_int(const char *path, int *v)
+{
+	FILE *f = fopen(path, "r");
+	int ret = f && fscanf(f, "%d", v) == 1 ? 0 : -1;
+
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+static int write_int(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	int ret = f && fprintf(f, "%d\n", v) > 0 ? 0 : -1;
+
+	if (f && fclose(f))
+		ret = -1;
+	return ret;
+}
+
 /* restart.failed_after_commit of the engine's debugfs stats, or -1. */
 static long failed_after_commit(void)
 {
@@ -389,7 +573,7 @@ int main(void)
 	int err = 0, other = 0, killed = 0;
 	long before, after;
 
-	tap_plan(5);
+	tap_plan(9);
 	engine_on();
 	counter_image(OUT, IMG);
 	load_image();
@@ -435,5 +619,45 @@ int main(void)
 	memcpy(bad, image, image_len);
 	bad_len = image_len;
 	tap_ok(attempt(&err) == RAN, "the undamaged image still restarts");
+
+	i = strict_fields();
+	tap_ok(!i, "%u of %zu reserved, objref and fixed fields set alone: each refused with EINVAL",
+	       (unsigned int)(sizeof(stricts) / sizeof(stricts[0])) - i,
+	       sizeof(stricts) / sizeof(stricts[0]));
+	tap_ok(strstr(refused_reason(), "objref 9999") != NULL,
+	       "the last refusal is in the stats: restart.refused %s", refused_reason());
+
+	/*
+	 * The file limit: more FILE records than RLIMIT_NOFILE (16) plus
+	 * vm.max_map_count allow are refused; as many are not.
+	 */
+	{
+		size_t len = file_record_len(), unit = 4096, g = len, r;
+		struct rlimit rl = { 16, 16 }, old;
+		unsigned int copies;
+		int max_map = 65530;
+		enum outcome o;
+
+		for (r = unit % g; r; r = unit % g)	/* gcd(len, 4096) */
+			unit = g, g = r;
+		unit = 4096 / g;
+		copies = (16 + 64 + unit) / unit * unit;	/* > 80 */
+		if (read_int("/proc/sys/vm/max_map_count", &max_map) ||
+		    write_int("/proc/sys/vm/max_map_count", 64))
+			tap_bail("cannot set vm.max_map_count");
+		getrlimit(RLIMIT_NOFILE, &old);
+		setrlimit(RLIMIT_NOFILE, &rl);
+		o = more_files(&err, copies);
+		tap_ok(o == REFUSED && err == EMFILE,
+		       "an image of %u files more, with room for 16 fds and 64 mappings: refused with EMFILE (%s %d: %s)",
+		       copies, o == REFUSED ? "refused" : o == RAN ? "restarted" : "died", err,
+		       refused_reason());
+		write_int("/proc/sys/vm/max_map_count", 64 + copies);
+		o = more_files(&err, copies);
+		tap_ok(o == RAN, "with room for %u mappings it restarts (%s %d)", 64 + copies,
+		       o == REFUSED ? "refused" : o == RAN ? "restarted" : "died", err);
+		setrlimit(RLIMIT_NOFILE, &old);
+		write_int("/proc/sys/vm/max_map_count", max_map);
+	}
 	return tap_done();
 }

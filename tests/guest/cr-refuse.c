@@ -3,7 +3,9 @@
  * Refusals: each gets its documented errno, and neither the target nor
  * the caller is harmed.
  *   checkpoint: a running target (EBUSY), a target holding a pipe
- *   (EOPNOTSUPP); both run on to their end afterwards.
+ *   (EOPNOTSUPP), a target after mlockall(MCL_FUTURE) (EOPNOTSUPP at
+ *   checkpoint, not an image that restart refuses); all run on to their
+ *   end afterwards.
  *   restart: bad magic, another format version, a different xstate in
  *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
  *   after the whole address space was built); the caller carries on
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -128,15 +131,37 @@ static void refuse_pipe(void)
 	tap_ok(exited(st, 0), "the refused target continues and runs to its end (status %#x)", st);
 }
 
+/* mlockall(MCL_FUTURE) sets mm->def_flags, which restart cannot give back. */
+static void refuse_mlock_future(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		if (mlockall(MCL_FUTURE))
+			_exit(3);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		tap_bail("the mlockall(MCL_FUTURE) child did not stop (status %#x)", st);
+	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
+		  "checkpoint of a task after mlockall(MCL_FUTURE): EOPNOTSUPP");
+	kill(pid, SIGCONT);
+	st = wait_exit(pid, 120);
+	tap_ok(exited(st, 0), "the refused target continues and exits (status %#x)", st);
+}
+
 int main(void)
 {
 	pid_t pid;
 	int st;
 
-	tap_plan(13);
+	tap_plan(15);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
+	refuse_mlock_future();
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);
