@@ -4,8 +4,9 @@
  * the caller is harmed.
  *   checkpoint: a running target (EBUSY), a target holding a pipe
  *   (EOPNOTSUPP), a target after mlockall(MCL_FUTURE) (EOPNOTSUPP at
- *   checkpoint, not an image that restart refuses); all run on to their
- *   end afterwards.
+ *   checkpoint, not an image that restart refuses), a target with a local
+ *   descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
+ *   elsewhere); all run on to their end afterwards.
  *   restart: bad magic, another format version, a different xstate in
  *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
  *   after the whole address space was built); the caller carries on
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,16 +154,47 @@ static void refuse_mlock_future(void)
 	tap_ok(exited(st, 0), "the refused target continues and exits (status %#x)", st);
 }
 
+/* An LDT entry (modify_ldt()): the mm restart's exec makes has none. */
+static void refuse_ldt(void)
+{
+	struct {
+		unsigned int entry_number, base_addr, limit, flags;
+	} desc = { 0, 0, 0xfffff, 0x51 };	/* 32-bit, limit in pages, usable */
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (!pid) {
+		if (syscall(SYS_modify_ldt, 1, &desc, sizeof(desc)))
+			_exit(errno == ENOSYS ? 4 : 3);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, WUNTRACED) == pid && exited(st, 4)) {
+		tap_skip("no modify_ldt() in this kernel");
+		tap_skip("no modify_ldt() in this kernel");
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		tap_bail("the modify_ldt() child did not stop (status %#x)", st);
+	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
+		  "checkpoint of a task with a local descriptor table: EOPNOTSUPP");
+	kill(pid, SIGCONT);
+	st = wait_exit(pid, 120);
+	tap_ok(exited(st, 0), "the refused target continues and exits (status %#x)", st);
+}
+
 int main(void)
 {
 	pid_t pid;
 	int st;
 
-	tap_plan(15);
+	tap_plan(17);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
 	refuse_mlock_future();
+	refuse_ldt();
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);
