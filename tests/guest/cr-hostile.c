@@ -436,24 +436,6 @@ static const struct strict stricts[] = {
 	{ "FD objref (another files table)", CKPT_HDR_FD, 1, OBJREF, 4, 9999 },
 };
 
-/* The refusal reason in the engine's stats (restart.refused), or "". */
-static const char *refused_reason(void)
-{
-	static char line[256];
-	FILE *f = fopen("/sys/kernel/debug/checkpoint/stats", "r");
-	const char *key = "restart.refused ";
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key))) {
-			fclose(f);
-			line[strcspn(line, "\n")] = '\0';
-			return line + strlen(key);
-		}
-	if (f)
-		fclose(f);
-	return "";
-}
-
 /* Every strict field refused alone; returns the number that were not. */
 static int strict_fields(void)
 {
@@ -478,7 +460,7 @@ static int strict_fields(void)
 				 o == REFUSED ? "refused" : o == RAN ? "restarted" : "died", err);
 			bad_ones++;
 		} else {
-			tap_diag("%s: refused: %s", t->what, refused_reason());
+			tap_diag("%s: refused: %s", t->what, engine_stat("restart.refused"));
 		}
 	}
 	return bad_ones;
@@ -552,16 +534,9 @@ static int write_int(const char *path, int v)
 /* restart.failed_after_commit of the engine's debugfs stats, or -1. */
 static long failed_after_commit(void)
 {
-	FILE *f = fopen("/sys/kernel/debug/checkpoint/stats", "r");
-	char line[128];
-	long v = -1;
+	const char *v = engine_stat("restart.failed_after_commit");
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "restart.failed_after_commit %ld", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return v;
+	return *v ? strtol(v, NULL, 10) : -1;
 }
 
 int main(void)
@@ -628,8 +603,8 @@ int main(void)
 	tap_ok(!i, "%u of %zu reserved, objref and fixed fields set alone: each refused with EINVAL",
 	       (unsigned int)(sizeof(stricts) / sizeof(stricts[0])) - i,
 	       sizeof(stricts) / sizeof(stricts[0]));
-	tap_ok(strstr(refused_reason(), "objref 9999") != NULL,
-	       "the last refusal is in the stats: restart.refused %s", refused_reason());
+	tap_ok(strstr(engine_stat("restart.refused"), "objref 9999") != NULL,
+	       "the last refusal is in the stats: restart.refused %s", engine_stat("restart.refused"));
 
 	/*
 	 * The file limit: more FILE records than RLIMIT_NOFILE (16) plus
@@ -655,7 +630,7 @@ int main(void)
 		tap_ok(o == REFUSED && err == EMFILE,
 		       "an image of %u files more, with room for 16 fds and 64 mappings: refused with EMFILE (%s %d: %s)",
 		       copies, o == REFUSED ? "refused" : o == RAN ? "restarted" : "died", err,
-		       refused_reason());
+		       engine_stat("restart.refused"));
 		write_int("/proc/sys/vm/max_map_count", 64 + copies);
 		o = more_files(&err, copies);
 		tap_ok(o == RAN, "with room for %u mappings it restarts (%s %d)", 64 + copies,

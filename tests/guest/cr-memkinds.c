@@ -38,25 +38,6 @@ static bool exited(int st, int code)
 	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == code;
 }
 
-/* "<op>.refused" of the engine's stats, or "". */
-static const char *refused(const char *op)
-{
-	static char line[256];
-	char key[32];
-	FILE *f = fopen("/sys/kernel/debug/checkpoint/stats", "r");
-
-	snprintf(key, sizeof(key), "%s.refused ", op);
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key))) {
-			fclose(f);
-			line[strcspn(line, "\n")] = '\0';
-			return line + strlen(key);
-		}
-	if (f)
-		fclose(f);
-	return "";
-}
-
 static int write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY), ok;
@@ -120,18 +101,18 @@ static void hugetlb(void)
 
 	pid = stopped_mapper(NULL);
 	crid = checkpoint_to(pid, IMG);
-	tap_ok(crid == -EOPNOTSUPP && strstr(refused("checkpoint"), "hugetlb mapping"),
+	tap_ok(crid == -EOPNOTSUPP && strstr(engine_stat("checkpoint.refused"), "hugetlb mapping"),
 	       "a MAP_HUGETLB mapping: checkpoint refused, EOPNOTSUPP (%ld: %s)", crid,
-	       refused("checkpoint"));
+	       engine_stat("checkpoint.refused"));
 	kill(pid, SIGCONT);
 	st = wait_exit(pid, 60);
 	tap_ok(exited(st, 0), "and the task runs on and exits (status %#x)", st);
 
 	pid = stopped_mapper(HUGE "/data");
 	crid = checkpoint_to(pid, IMG);
-	tap_ok(crid == -EOPNOTSUPP && strstr(refused("checkpoint"), "hugetlb mapping"),
+	tap_ok(crid == -EOPNOTSUPP && strstr(engine_stat("checkpoint.refused"), "hugetlb mapping"),
 	       "a private mapping of a hugetlbfs file: checkpoint refused, EOPNOTSUPP (%ld: %s)",
-	       crid, refused("checkpoint"));
+	       crid, engine_stat("checkpoint.refused"));
 	kill(pid, SIGCONT);
 	wait_exit(pid, 60);
 
@@ -165,9 +146,9 @@ static void hugetlb(void)
 	pid = restart_from(IMG);
 	st = wait_exit(pid, 60);
 	tap_ok(exited(st, RESTART_FAILED(EINVAL)) &&
-	       strstr(refused("restart"), HUGE "/data: file on a pseudo file system"),
+	       strstr(engine_stat("restart.refused"), HUGE "/data: file on a pseudo file system"),
 	       "an image whose file now names a hugetlbfs file: restart refused, EINVAL, before the point of no return (status %#x: %s)",
-	       st, refused("restart"));
+	       st, engine_stat("restart.refused"));
 	umount(HUGE);
 }
 
@@ -226,9 +207,9 @@ static void swapped(void)
 	if (kb <= 0)
 		tap_bail("setup: MADV_PAGEOUT swapped nothing out (VmSwap %ld kB)", kb);
 	crid = checkpoint_to(pid, IMG);
-	tap_ok(crid == -EOPNOTSUPP && strstr(refused("checkpoint"), "swapped out"),
+	tap_ok(crid == -EOPNOTSUPP && strstr(engine_stat("checkpoint.refused"), "swapped out"),
 	       "a task with %ld KiB swapped out: checkpoint refused, EOPNOTSUPP (%ld: %s)",
-	       kb, crid, refused("checkpoint"));
+	       kb, crid, engine_stat("checkpoint.refused"));
 	kill(pid, SIGCONT);
 	st = wait_exit(pid, 120);
 	tap_ok(exited(st, 0), "and it runs on with its memory intact (status %#x)", st);

@@ -133,55 +133,50 @@ static void refuse_pipe(void)
 	tap_ok(exited(st, 0), "the refused target continues and runs to its end (status %#x)", st);
 }
 
-/* mlockall(MCL_FUTURE) sets mm->def_flags, which restart cannot give back. */
-static void refuse_mlock_future(void)
+/*
+ * A forked child that runs @setup (exit 3: it failed; exit 4: the kernel
+ * lacks it, both tests skipped), then stops itself: its checkpoint must
+ * be refused with EOPNOTSUPP, and continued it must exit 0.
+ */
+static void refuse_stopped_child(bool (*setup)(void), const char *what)
 {
 	pid_t pid = fork();
 	int st;
 
 	if (!pid) {
-		if (mlockall(MCL_FUTURE))
-			_exit(3);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
-		tap_bail("the mlockall(MCL_FUTURE) child did not stop (status %#x)", st);
-	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
-		  "checkpoint of a task after mlockall(MCL_FUTURE): EOPNOTSUPP");
-	kill(pid, SIGCONT);
-	st = wait_exit(pid, 120);
-	tap_ok(exited(st, 0), "the refused target continues and exits (status %#x)", st);
-}
-
-/* An LDT entry (modify_ldt()): the mm restart's exec makes has none. */
-static void refuse_ldt(void)
-{
-	struct {
-		unsigned int entry_number, base_addr, limit, flags;
-	} desc = { 0, 0, 0xfffff, 0x51 };	/* 32-bit, limit in pages, usable */
-	pid_t pid;
-	int st;
-
-	pid = fork();
-	if (!pid) {
-		if (syscall(SYS_modify_ldt, 1, &desc, sizeof(desc)))
+		if (!setup())
 			_exit(errno == ENOSYS ? 4 : 3);
 		raise(SIGSTOP);
 		_exit(0);
 	}
 	if (waitpid(pid, &st, WUNTRACED) == pid && exited(st, 4)) {
-		tap_skip("no modify_ldt() in this kernel");
-		tap_skip("no modify_ldt() in this kernel");
+		tap_skip("%s: not in this kernel", what);
+		tap_skip("%s: not in this kernel", what);
 		return;
 	}
 	if (!WIFSTOPPED(st))
-		tap_bail("the modify_ldt() child did not stop (status %#x)", st);
-	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
-		  "checkpoint of a task with a local descriptor table: EOPNOTSUPP");
+		tap_bail("the child with %s did not stop (status %#x)", what, st);
+	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP, "checkpoint of a task with %s: EOPNOTSUPP",
+		  what);
 	kill(pid, SIGCONT);
 	st = wait_exit(pid, 120);
 	tap_ok(exited(st, 0), "the refused target continues and exits (status %#x)", st);
+}
+
+/* mlockall(MCL_FUTURE) sets mm->def_flags, which restart cannot give back. */
+static bool mlock_future(void)
+{
+	return !mlockall(MCL_FUTURE);
+}
+
+/* An LDT entry (modify_ldt()): the mm restart's exec makes has none. */
+static bool ldt_entry(void)
+{
+	struct {
+		unsigned int entry_number, base_addr, limit, flags;
+	} desc = { 0, 0, 0xfffff, 0x51 };	/* 32-bit, limit in pages, usable */
+
+	return !syscall(SYS_modify_ldt, 1, &desc, sizeof(desc));
 }
 
 int main(void)
@@ -193,8 +188,8 @@ int main(void)
 	engine_on();
 	refuse_running();
 	refuse_pipe();
-	refuse_mlock_future();
-	refuse_ldt();
+	refuse_stopped_child(mlock_future, "mlockall(MCL_FUTURE)");
+	refuse_stopped_child(ldt_entry, "a local descriptor table (modify_ldt())");
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);

@@ -47,6 +47,12 @@ bool same_file(const char *a, const char *b);
  * out if that fails.
  */
 void counter_image(const char *out, const char *img);
+/*
+ * The value of @key ("restart.refused", "restart.failed_after_commit"...)
+ * in the engine's debugfs stats, or "" if it has none. The string lives
+ * until the next call.
+ */
+const char *engine_stat(const char *key);
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */
