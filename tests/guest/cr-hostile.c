@@ -125,11 +125,13 @@ static const struct field fields[] = {
 	F(CKPT_HDR_TASK, ckpt_hdr_task, rseq),
 	F(CKPT_HDR_TASK, ckpt_hdr_task, rseq_len),
 	F(CKPT_HDR_TASK, ckpt_hdr_task, rseq_sig),
-	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, blocked),
-	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, sas_ss_sp),
-	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, sas_ss_size),
-	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, sas_ss_flags),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, blocked),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, sas_ss_sp),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, sas_ss_size),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, sas_ss_flags),
+	F(CKPT_HDR_TASK, ckpt_hdr_task, tgid),
 	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, nr_actions),
+	F(CKPT_HDR_SIGNAL, ckpt_hdr_signal, __reserved),
 	FI(CKPT_HDR_SIGNAL, ckpt_hdr_signal, action, 0),	/* handler of SIGHUP */
 	FI(CKPT_HDR_SIGNAL, ckpt_hdr_signal, action, 8),	/* SIGKILL's */
 	FI(CKPT_HDR_SIGNAL, ckpt_hdr_signal, action, 9),	/* SIGUSR1's */
@@ -423,6 +425,8 @@ static const struct strict stricts[] = {
 	{ "HEADER flags", CKPT_HDR_HEADER, 0, P(ckpt_hdr_header, flags), 8, 1 },
 	{ "HEADER padding", CKPT_HDR_HEADER, 0, P(ckpt_hdr_header, __pad), 1, 1 },
 	{ "ARCH reserved", CKPT_HDR_ARCH, 0, P(ckpt_hdr_arch, __reserved), 4, 1 },
+	{ "TASK tgid (not its own pid)", CKPT_HDR_TASK, 0, P(ckpt_hdr_task, tgid), 4, 1 },
+	{ "SIGNAL reserved", CKPT_HDR_SIGNAL, 0, P(ckpt_hdr_signal, __reserved), 4, 1 },
 	{ "SIGNAL objref (not the task's)", CKPT_HDR_SIGNAL, 0, OBJREF, 4, 9999 },
 	{ "CPU objref (not the task's)", CKPT_HDR_CPU, 0, OBJREF, 4, 9999 },
 	{ "CPU orig_ax", CKPT_HDR_CPU, 0, P(ckpt_hdr_cpu, orig_ax), 8, 0 },

@@ -77,17 +77,58 @@ static int run(const char *args)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* threads.img: a leader and 8 threads, and what makes such an image invalid. */
+static void threads(void)
+{
+	size_t i, task2 = 0, ok = 0, ids = 0, tasks = 0;
+	struct ci_image ci;
+	uint32_t v32;
+	int32_t s32;
+
+	free(img);
+	img = load(FIXTURES "threads.img", &img_len);
+	if (read_buf(img, img_len, &ci))
+		tap_bail("threads.img invalid: %s", ci.error);
+	for (i = 0; i < ci.nr_threads; i++) {
+		ok += ci.threads[i].task.tgid == ci.task.pid &&
+		      !strncmp(ci.threads[i].task.comm, "worker-", 7);
+		ids += ci.threads[i].task.pid != ci.task.pid;
+	}
+	/* the second TASK record: the first thread's */
+	for (i = 0; i < ci.nr_kept && !task2; i++)
+		if (ci.records[i].type == CKPT_HDR_TASK && tasks++)
+			task2 = ci.records[i].pos;
+	tap_ok(ci.header.nr_tasks == 9 && ci.nr_threads == 8 && ok == 8 && ids == 8 && task2,
+	       "threads.img: %u tasks, %zu threads of process %d named worker-N",
+	       ci.header.nr_tasks, ci.nr_threads, ci.task.pid);
+	ci_free(&ci);
+	if (!task2)
+		tap_bail("threads.img has no thread TASK record");
+	s32 = 1;
+	broken("a thread of another process", img_len,
+	       task2 + 16 + offsetof(struct ckpt_hdr_task, tgid), &s32, 4,
+	       "not a thread of process");
+	v32 = 10;
+	broken("a header counting a task the image lacks", img_len,
+	       16 + offsetof(struct ckpt_hdr_header, nr_tasks), &v32, 4,
+	       "the header says 10 tasks");
+	v32 = 8;
+	broken("a header counting one task fewer", img_len,
+	       16 + offsetof(struct ckpt_hdr_header, nr_tasks), &v32, 4,
+	       "not expected here");
+}
+
 int main(void)
 {
-	static const char *const fixtures[] = { "counter.img", "files.img" };
+	static const char *const fixtures[] = { "counter.img", "files.img", "threads.img" };
 	struct ci_image ci;
 	uint64_t v64;
 	uint32_t v32;
 	char want[64];
 	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0, signal_pos = 0, creds_pos = 0;
 
-	tap_plan(23);
-	for (i = 0; i < 2; i++) {
+	tap_plan(28);
+	for (i = 0; i < 3; i++) {
 		char path[256];
 		size_t len;
 		unsigned char *buf;
@@ -179,6 +220,8 @@ int main(void)
 	broken("a group count beyond the record", img_len,
 	       creds_pos + 16 + offsetof(struct ckpt_hdr_creds, nr_groups), &v32, 4,
 	       "room for");
+
+	threads();
 
 	/* Trailing bytes (the seed's ckpt.c prints after its image) are noted, not an error. */
 	{

@@ -4,6 +4,7 @@
 #include "crctl.h"
 #include "tap.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -120,6 +121,36 @@ bool wait_comm(pid_t pid, const char *comm, int seconds)
 	return false;
 }
 
+/* Whether every thread of @pid is stopped ('T' in /proc/PID/task/TID/stat). */
+static bool all_stopped(pid_t pid)
+{
+	char path[96], buf[512], *p;
+	struct dirent *d;
+	bool all = true;
+	DIR *dir;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (all && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/stat", pid, d->d_name);
+		f = fopen(path, "r");
+		n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		all = p && p[1] == ' ' && p[2] == 'T';
+	}
+	closedir(dir);
+	return all;
+}
+
 bool stop_task(pid_t pid)
 {
 	int i;
@@ -127,7 +158,7 @@ bool stop_task(pid_t pid)
 	if (kill(pid, SIGSTOP))
 		return false;
 	for (i = 0; i < 500; i++) {
-		if (task_state(pid) == 'T')
+		if (task_state(pid) == 'T' && all_stopped(pid))
 			return true;
 		sleep_ms(10);
 	}

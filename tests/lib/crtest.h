@@ -19,7 +19,7 @@ bool null_stdio(void);
 pid_t spawn(char *const argv[]);
 /* Wait up to @seconds for @path to exist; false on timeout. */
 bool wait_file(const char *path, int seconds);
-/* SIGSTOP @pid and wait until it is stopped; false on timeout. */
+/* SIGSTOP @pid and wait until all its threads are stopped; false on timeout. */
 bool stop_task(pid_t pid);
 /* Minor faults @pid has taken (field 10 of /proc/@pid/stat), or -1. */
 long long task_minflt(pid_t pid);

@@ -16,6 +16,7 @@
 #define MAX_FDS		(1 << 20)
 #define MAX_FILES	(1 << 20)
 #define MAX_VMAS	(1 << 20)
+#define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
 #define MAX_RECORDS	(1 << 24)
 #define MAX_PAGES_LEN	(16 + 512 * 8 + PAGE_SIZE + 512 * PAGE_SIZE)
 
@@ -191,8 +192,8 @@ static int read_header(struct reader *r)
 			   h->version, CKPT_FORMAT_VERSION);
 	if (h->page_size != PAGE_SIZE)
 		return bad(r, "page size %u, expected 4096", h->page_size);
-	if (h->nr_tasks != 1)
-		return bad(r, "%u tasks: only single-task images exist", h->nr_tasks);
+	if (!h->nr_tasks || h->nr_tasks > MAX_TASKS)
+		return bad(r, "%u tasks", h->nr_tasks);
 	if (!memchr(h->release, 0, sizeof(h->release)) ||
 	    !memchr(h->version_str, 0, sizeof(h->version_str)) ||
 	    !memchr(h->machine, 0, sizeof(h->machine)))
@@ -346,7 +347,7 @@ static int read_pages(struct reader *r)
 	return skip(r, hp.nr_pages * PAGE_SIZE, false);
 }
 
-static int read_xstate(struct reader *r)
+static int read_xstate(struct reader *r, uint64_t *features)
 {
 	struct ci_image *img = r->img;
 	unsigned char *buf;
@@ -358,13 +359,13 @@ static int read_xstate(struct reader *r)
 	buf = payload_alloc(r);
 	if (!buf)
 		return -1;
-	memcpy(&img->xstate_features, buf + 512, 8);
+	memcpy(features, buf + 512, 8);
 	memcpy(&xcomp, buf + 520, 8);
 	free(buf);
 	img->xstate_len = r->rec.len;
-	if (img->xstate_features & ~img->arch.xfeatures || xcomp)
+	if (*features & ~img->arch.xfeatures || xcomp)
 		return bad(r, "XSAVE header features %#llx beyond the ARCH record's, or compacted",
-			   (unsigned long long)img->xstate_features);
+			   (unsigned long long)*features);
 	return 0;
 }
 
@@ -388,15 +389,62 @@ static int read_tail(struct reader *r)
 
 /* The record types allowed next, as restart reads them. */
 enum stage {
-	S_HEADER, S_ARCH, S_TASK, S_SIGNAL, S_CREDS, S_FILES, S_VMAS, S_XSTATE, S_TAIL, S_DONE
+	S_HEADER, S_ARCH, S_TASK, S_SIGNAL, S_CREDS, S_FILES, S_VMAS, S_XSTATE,
+	S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
+
+/* What restart checks of any TASK record, the leader's or a thread's. */
+static int read_task(struct reader *r, struct ckpt_hdr_task *t)
+{
+	const uint64_t top = 1ULL << 56;	/* above any x86_64 user address */
+	uint32_t mode;
+
+	if (!r->rec.objref)
+		return bad(r, "objref 0");
+	if (payload(r, t, sizeof(*t)))
+		return -1;
+	t->comm[sizeof(t->comm) - 1] = '\0';
+	if (t->pid <= 0 || t->flags & ~CKPT_TASK_SELF)
+		return bad(r, "pid %d, flags %#x", t->pid, t->flags);
+	mode = t->sas_ss_flags & ~(1U << 31);
+	if (mode > 2 || t->sas_ss_size >= top || t->sas_ss_sp >= top - t->sas_ss_size)
+		return bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
+			   (unsigned long long)t->sas_ss_sp,
+			   (unsigned long long)t->sas_ss_size, t->sas_ss_flags);
+	return 0;
+}
+
+/* A thread's TASK record: of the leader's process, its id once. */
+static int read_thread(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ci_thread *th;
+	size_t i;
+
+	th = grow(img->threads, &img->nr_threads, sizeof(*th), MAX_TASKS);
+	if (!th)
+		return bad(r, "too many threads");
+	img->threads = th;
+	th = &img->threads[img->nr_threads - 1];
+	memset(th, 0, sizeof(*th));
+	th->objref = r->rec.objref;
+	if (read_task(r, &th->task))
+		return -1;
+	if (th->task.tgid != img->task.pid || th->task.pid == img->task.pid ||
+	    th->task.flags)
+		return bad(r, "thread %d is not a thread of process %d",
+			   th->task.pid, img->task.pid);
+	for (i = 0; i + 1 < img->nr_threads; i++)
+		if (img->threads[i].task.pid == th->task.pid)
+			return bad(r, "thread id %d twice", th->task.pid);
+	return 0;
+}
 
 /* What restart checks of a SIGNAL record. */
 static int read_signal(struct reader *r)
 {
 	struct ckpt_hdr_signal *s = &r->img->signal;
 	const uint64_t top = 1ULL << 56;	/* above any x86_64 user address */
-	uint32_t mode;
 	int i;
 
 	if (payload(r, s, sizeof(*s)))
@@ -412,11 +460,6 @@ static int read_signal(struct reader *r)
 		if ((i + 1 == 9 || i + 1 == 19) && (a->handler || a->flags))
 			return bad(r, "signal %d (SIGKILL or SIGSTOP) has a handler", i + 1);
 	}
-	mode = s->sas_ss_flags & ~(1U << 31);
-	if (mode > 2 || s->sas_ss_size >= top || s->sas_ss_sp >= top - s->sas_ss_size)
-		return bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
-			   (unsigned long long)s->sas_ss_sp,
-			   (unsigned long long)s->sas_ss_size, s->sas_ss_flags);
 	return 0;
 }
 
@@ -478,12 +521,12 @@ static int read_record(struct reader *r, enum stage *st)
 		*st = S_SIGNAL;
 		if (t != CKPT_HDR_TASK)
 			break;
-		if (!r->rec.objref)
-			return bad(r, "objref 0");
 		img->task_objref = r->rec.objref;
-		if (payload(r, &img->task, sizeof(img->task)))
+		if (read_task(r, &img->task))
 			return -1;
-		img->task.comm[sizeof(img->task.comm) - 1] = '\0';
+		if (img->task.tgid != img->task.pid)
+			return bad(r, "the first task (%d) is not its process's leader (%d)",
+				   img->task.pid, img->task.tgid);
 		return 0;
 	case S_SIGNAL:
 		*st = S_CREDS;
@@ -519,21 +562,39 @@ static int read_record(struct reader *r, enum stage *st)
 		*st = S_XSTATE;
 		return payload(r, &img->cpu, sizeof(img->cpu));
 	case S_XSTATE:
-		*st = S_TAIL;
+		*st = S_THREAD;
 		if (t != CKPT_HDR_XSTATE)
 			break;
-		return read_xstate(r);
-	case S_TAIL:
-		*st = S_DONE;
+		return read_xstate(r, &img->xstate_features);
+	case S_THREAD:
+		if (t == CKPT_HDR_TASK && img->nr_threads + 1 < img->header.nr_tasks) {
+			*st = S_THREAD_CPU;
+			return read_thread(r);
+		}
 		if (t != CKPT_HDR_TAIL)
 			break;
+		*st = S_DONE;
+		if (img->nr_threads + 1 != img->header.nr_tasks)
+			return bad(r, "the header says %u tasks, the image has %zu",
+				   img->header.nr_tasks, img->nr_threads + 1);
 		return read_tail(r);
+	case S_THREAD_CPU:
+		*st = S_THREAD_XSTATE;
+		if (t != CKPT_HDR_CPU)
+			break;
+		return payload(r, &img->threads[img->nr_threads - 1].cpu,
+			       sizeof(img->threads[0].cpu));
+	case S_THREAD_XSTATE:
+		*st = S_THREAD;
+		if (t != CKPT_HDR_XSTATE)
+			break;
+		return read_xstate(r, &img->threads[img->nr_threads - 1].xstate_features);
 	case S_DONE:
 		break;
 	}
 	if (t >= sizeof(names) / sizeof(names[0]) || !names[t])
 		return bad(r, "unknown record type");
-	return bad(r, "not expected here (records must come as HEADER ARCH TASK SIGNAL CREDS (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE TAIL)");
+	return bad(r, "not expected here (records must come as HEADER ARCH TASK SIGNAL CREDS (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)* TAIL)");
 }
 
 int ci_read(FILE *f, struct ci_image *img, bool keep_records)
@@ -592,5 +653,6 @@ void ci_free(struct ci_image *img)
 	free(img->vmas);
 	free(img->records);
 	free(img->groups);
+	free(img->threads);
 	memset(img, 0, sizeof(*img));
 }

@@ -31,6 +31,14 @@ struct ci_vma {
 	uint64_t pages;		/* counted in its PAGES records */
 };
 
+/* A thread besides the leader: its own TASK, CPU and XSTATE. */
+struct ci_thread {
+	uint32_t objref;
+	struct ckpt_hdr_task task;
+	struct ckpt_hdr_cpu cpu;
+	uint64_t xstate_features;	/* XSAVE header xfeatures */
+};
+
 struct ci_image {
 	struct ckpt_hdr_header header;
 	struct ckpt_hdr_arch arch;
@@ -43,6 +51,8 @@ struct ci_image {
 	struct ckpt_hdr_cpu cpu;
 	uint64_t xstate_len, xstate_features;	/* XSAVE header xfeatures */
 	struct ckpt_hdr_tail tail;
+	struct ci_thread *threads;	/* header.nr_tasks - 1, image order */
+	size_t nr_threads;
 
 	struct ci_file *files;
 	size_t nr_files;

@@ -55,8 +55,23 @@ static void creds(FILE *out, const struct ci_image *img)
 		c->flags & CKPT_CREDS_NO_NEW_PRIVS ? "true" : "false");
 }
 
+/* A task's own: "0x..", "altstack": {"sp": "0x..", "size": N} or null */
+static void blocked_altstack(FILE *out, const struct ckpt_hdr_task *t)
+{
+	hex(out, t->blocked);
+	fputs(", \"altstack\": ", out);
+	if (t->sas_ss_size) {
+		fputs("{\"sp\": ", out);
+		hex(out, t->sas_ss_sp);
+		fprintf(out, ", \"size\": %llu}", (unsigned long long)t->sas_ss_size);
+	} else {
+		fputs("null", out);
+	}
+}
+
 /* "signals": {"caught": [..], "ignored": [..], "blocked": "0x..", "altstack": ..} */
-static void signals(FILE *out, const struct ckpt_hdr_signal *s)
+static void signals(FILE *out, const struct ckpt_hdr_signal *s,
+		    const struct ckpt_hdr_task *t)
 {
 	static const enum ci_disposition kinds[] = { CI_SIG_CAUGHT, CI_SIG_IGNORED };
 	const char *sep;
@@ -75,15 +90,7 @@ static void signals(FILE *out, const struct ckpt_hdr_signal *s)
 		fputs("]", out);
 	}
 	fputs(", \"blocked\": ", out);
-	hex(out, s->blocked);
-	fputs(", \"altstack\": ", out);
-	if (s->sas_ss_size) {
-		fputs("{\"sp\": ", out);
-		hex(out, s->sas_ss_sp);
-		fprintf(out, ", \"size\": %llu}", (unsigned long long)s->sas_ss_size);
-	} else {
-		fputs("null", out);
-	}
+	blocked_altstack(out, t);
 }
 
 static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
@@ -123,15 +130,34 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	fprintf(out, ", \"xstate_size\": %u, \"xfeatures_in_use\": ", img->arch.xstate_size);
 	hex(out, img->xstate_features);
 
-	fprintf(out, "}, \"task\": {\"pid\": %d, \"comm\": ", img->task.pid);
+	fprintf(out, "}, \"task\": {\"pid\": %d, \"tgid\": %d, \"comm\": ",
+		img->task.pid, img->task.tgid);
 	str(out, img->task.comm);
 	fprintf(out, ", \"self\": %s", img->task.flags & CKPT_TASK_SELF ? "true" : "false");
 	if (with_regs)
 		regs(out, &img->cpu);
-	signals(out, &img->signal);
+	signals(out, &img->signal, &img->task);
 	creds(out, img);
 
-	fputs("}, \"mm\": {\"start_code\": ", out);
+	fputs("}, \"threads\": [", out);
+	for (i = 0; i < img->nr_threads; i++) {
+		const struct ci_thread *th = &img->threads[i];
+
+		fprintf(out, "%s{\"tid\": %d, \"comm\": ", i ? ", " : "", th->task.pid);
+		str(out, th->task.comm);
+		fputs(", \"blocked\": ", out);
+		blocked_altstack(out, &th->task);
+		fputs(", \"fs_base\": ", out);
+		hex(out, th->cpu.fs_base);
+		fputs(", \"xfeatures_in_use\": ", out);
+		hex(out, th->xstate_features);
+		if (with_regs)
+			regs(out, &th->cpu);
+		fputc('}', out);
+	}
+	fputc(']', out);
+
+	fputs(", \"mm\": {\"start_code\": ", out);
 	hex(out, m->start_code);
 	fputs(", \"end_code\": ", out);
 	hex(out, m->end_code);

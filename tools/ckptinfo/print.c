@@ -60,7 +60,8 @@ static void print_creds(FILE *out, const struct ci_image *img)
 }
 
 /* "signals: caught 10 12, ignored 13, blocked 0x1, altstack 0x...+8192" */
-static void print_signals(FILE *out, const struct ckpt_hdr_signal *s)
+static void print_signals(FILE *out, const struct ckpt_hdr_signal *s,
+			  const struct ckpt_hdr_task *t)
 {
 	static const enum ci_disposition kinds[] = { CI_SIG_CAUGHT, CI_SIG_IGNORED };
 	const char *sep;
@@ -78,12 +79,34 @@ static void print_signals(FILE *out, const struct ckpt_hdr_signal *s)
 		if (*sep)
 			fprintf(out, "%s none", sep);
 	}
-	fprintf(out, ", blocked %#" PRIx64, (uint64_t)s->blocked);
-	if (s->sas_ss_size)
+	fprintf(out, ", blocked %#" PRIx64, (uint64_t)t->blocked);
+	if (t->sas_ss_size)
 		fprintf(out, ", altstack %#" PRIx64 "+%" PRIu64 "\n",
-			(uint64_t)s->sas_ss_sp, (uint64_t)s->sas_ss_size);
+			(uint64_t)t->sas_ss_sp, (uint64_t)t->sas_ss_size);
 	else
 		fputs(", no altstack\n", out);
+}
+
+/* "  thread 1235 "worker": blocked 0x0, altstack 0x...+8192, fs_base 0x..." */
+static void print_threads(FILE *out, const struct ci_image *img, bool regs)
+{
+	size_t i;
+
+	fprintf(out, "threads: %zu besides the leader\n", img->nr_threads);
+	for (i = 0; i < img->nr_threads; i++) {
+		const struct ci_thread *th = &img->threads[i];
+
+		fprintf(out, "  thread %d \"%s\": blocked %#" PRIx64, th->task.pid,
+			th->task.comm, (uint64_t)th->task.blocked);
+		if (th->task.sas_ss_size)
+			fprintf(out, ", altstack %#" PRIx64 "+%" PRIu64,
+				(uint64_t)th->task.sas_ss_sp,
+				(uint64_t)th->task.sas_ss_size);
+		fprintf(out, ", fs_base %#" PRIx64 ", ip %#" PRIx64 "\n",
+			(uint64_t)th->cpu.fs_base, (uint64_t)th->cpu.ip);
+		if (regs)
+			print_regs(out, &th->cpu);
+	}
 }
 
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
@@ -105,10 +128,12 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 		img->xstate_features);
 	fprintf(out, "task: pid %d, comm \"%s\"%s\n", img->task.pid, img->task.comm,
 		img->task.flags & CKPT_TASK_SELF ? ", checkpointed itself" : "");
-	print_signals(out, &img->signal);
+	print_signals(out, &img->signal, &img->task);
 	print_creds(out, img);
 	if (regs)
 		print_regs(out, &img->cpu);
+	if (img->nr_threads)
+		print_threads(out, img, regs);
 
 	fprintf(out, "memory: %zu VMAs, %" PRIu64 " pages; code %#" PRIx64 "-%#" PRIx64
 		", brk %#" PRIx64 "-%#" PRIx64 ", stack %#" PRIx64 "\n",

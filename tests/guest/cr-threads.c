@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Threads across checkpoint/restart (helper: threads):
+ *   - 8 workers, each with its own pattern in its vector registers, its
+ *     own __thread counter (FS base), name and blocked mask, stopped
+ *     mid-computation, checkpointed into one image, killed, restarted:
+ *     all 8 keep counting with their registers intact, under the same
+ *     thread ids, names and masks;
+ *   - two threads handing a turn through a mutex and a condition
+ *     variable keep handing it over, in order;
+ *   - refusals: a process with a child (EOPNOTSUPP, and it carries on),
+ *     a thread instead of its process (EINVAL), thread ids still taken
+ *     at restart (EBUSY, the caller unharmed).
+ */
+#include "crtest.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/checkpoint_hdr.h>
+
+#define NR_WORKERS	8
+#define OUT		"/tmp/threads.out"
+#define IMG		"/tmp/threads.img"
+
+struct rec {
+	int64_t tid;
+	int64_t count;
+	int64_t errors;
+	int64_t spare;
+};
+
+static bool get_rec(unsigned int i, struct rec *r)
+{
+	int fd = open(OUT, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = pread(fd, r, sizeof(*r), (off_t)i * sizeof(*r));
+	close(fd);
+	return n == sizeof(*r);
+}
+
+/* Wait up to @seconds until record @i counts above @above. */
+static bool wait_count(unsigned int i, int64_t above, int seconds)
+{
+	struct rec r;
+	int n;
+
+	for (n = 0; n < seconds * 50; n++) {
+		if (get_rec(i, &r) && r.count > above)
+			return true;
+		usleep(20000);
+	}
+	return false;
+}
+
+static pid_t start(const char *mode)
+{
+	char *argv[] = { HELPER("threads"), OUT, (char *)mode, NULL };
+
+	unlink(OUT);
+	return spawn(argv);
+}
+
+static int nr_tasks_of(const char *img)
+{
+	struct {
+		struct ckpt_hdr h;
+		struct ckpt_hdr_header hdr;
+	} buf;
+	int fd = open(img, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, &buf, sizeof(buf));
+	close(fd);
+	return n == sizeof(buf) ? (int)buf.hdr.nr_tasks : -1;
+}
+
+/* A line "key:\tvalue" of /proc/PID/task/TID/status, or "". */
+static const char *task_status(pid_t pid, pid_t tid, const char *key)
+{
+	static char line[256];
+	char path[64];
+	size_t len = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return "";
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			fclose(f);
+			line[strcspn(line, "\n")] = '\0';
+			return line + len + 1 + strspn(line + len + 1, " \t");
+		}
+	fclose(f);
+	return "";
+}
+
+static int count_tasks(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+static void workers(void)
+{
+	struct rec before[NR_WORKERS + 1], after;
+	int i, ok_count = 0, ok_tid = 0, ok_name = 0, ok_mask = 0;
+	int64_t errors = 0;
+	pid_t pid, r;
+	long crid;
+
+	pid = start("count");
+	for (i = 1; i <= NR_WORKERS; i++)
+		if (!wait_count(i, 0, 60))
+			break;
+	tap_ok(i > NR_WORKERS, "8 worker threads count");
+	crid = stop_task(pid) ? checkpoint_to(pid, IMG) : -1;
+	for (i = 1; i <= NR_WORKERS; i++)
+		get_rec(i, &before[i]);
+	tap_ok(crid > 0 && nr_tasks_of(IMG) == NR_WORKERS + 1,
+	       "checkpointed stopped mid-computation: one image of %d tasks (crid %ld)",
+	       nr_tasks_of(IMG), crid);
+	kill_wait(pid);
+
+	r = restart_from(IMG);
+	for (i = 1; i <= NR_WORKERS; i++) {
+		ok_count += wait_count(i, before[i].count + 3, 60);
+		if (!get_rec(i, &after))
+			continue;
+		errors += after.errors;
+		ok_tid += after.tid == before[i].tid;
+	}
+	tap_ok(ok_count == NR_WORKERS && !errors,
+	       "after restart all %d threads count on, each with its own vector registers and __thread counter (%d counting, %lld register mismatches)",
+	       NR_WORKERS, ok_count, (long long)errors);
+	for (i = 1; i <= NR_WORKERS; i++) {
+		char name[16];
+		unsigned long long blk = strtoull(task_status(r, before[i].tid, "SigBlk"),
+						  NULL, 16);
+
+		snprintf(name, sizeof(name), "worker-%d", i - 1);
+		ok_name += !strcmp(task_status(r, before[i].tid, "Name"), name);
+		ok_mask += blk == 1ULL << (SIGRTMIN + i - 2);
+	}
+	tap_ok(ok_tid == NR_WORKERS && count_tasks(r) == NR_WORKERS + 1,
+	       "the same thread ids (%d of %d), %d tasks in the process", ok_tid,
+	       NR_WORKERS, count_tasks(r));
+	tap_ok(ok_name == NR_WORKERS && ok_mask == NR_WORKERS,
+	       "each thread's name and blocked mask are its own (%d names, %d masks of %d)",
+	       ok_name, ok_mask, NR_WORKERS);
+
+	/* the original's thread ids are the restarted process's now */
+	pid = restart_from(IMG);
+	i = wait_exit(pid, 60);
+	tap_ok(i >= 0 && WIFEXITED(i) && WEXITSTATUS(i) == RESTART_FAILED(EBUSY) &&
+	       wait_count(1, 0, 1),
+	       "a second restart while the thread ids are taken: EBUSY, the caller exits as it was (status %#x)",
+	       i);
+	kill_wait(r);
+}
+
+static void handoffs(void)
+{
+	struct rec before = { 0 }, after = { 0 };
+	pid_t pid, r;
+	long crid;
+	bool ok;
+
+	pid = start("handoff");
+	tap_ok(wait_count(0, 100, 60), "two threads hand a turn through a mutex and a condition variable");
+	crid = stop_task(pid) ? checkpoint_to(pid, IMG) : -1;
+	get_rec(0, &before);
+	kill_wait(pid);
+	r = restart_from(IMG);
+	ok = crid > 0 && wait_count(0, before.count + 200, 60) && get_rec(0, &after);
+	tap_ok(ok && !after.errors,
+	       "after restart they keep handing it over, in order (%lld turns at the checkpoint, %lld after, %lld errors)",
+	       (long long)before.count, (long long)after.count, (long long)after.errors);
+	kill_wait(r);
+}
+
+static void refusals(void)
+{
+	struct rec rec = { 0 };
+	pid_t pid;
+	long ret;
+
+	pid = start("child");
+	wait_count(0, 0, 60);
+	get_rec(0, &rec);
+	ret = stop_task(pid) ? checkpoint_to(pid, IMG) : 0;
+	kill(pid, SIGCONT);
+	tap_ok(ret == -EOPNOTSUPP && waitpid(pid, NULL, WNOHANG) == 0,
+	       "a process with a child process: EOPNOTSUPP (%ld), and it carries on", ret);
+	kill_wait(pid);
+	if (rec.tid > 0)
+		kill((pid_t)rec.tid, SIGKILL);
+
+	pid = start("count");
+	wait_count(1, 0, 60);
+	get_rec(1, &rec);
+	ret = stop_task(pid) && rec.tid > 0 ? checkpoint_to((pid_t)rec.tid, IMG) : 0;
+	tap_ok(ret == -EINVAL, "a thread id instead of its process: EINVAL (%ld)", ret);
+	kill_wait(pid);
+}
+
+int main(void)
+{
+	tap_plan(10);
+	engine_on();
+	workers();
+	handoffs();
+	refusals();
+	return tap_done();
+}
