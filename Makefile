@@ -21,7 +21,7 @@ QEMU := qemu/run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
 CC := gcc
 CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 	-Itools/lib -Itests/lib
-LIB := tools/lib/crctl.c tools/lib/cli.c
+LIB := tools/lib/crctl.c tools/lib/cli.c tools/lib/peek.c
 LIB_H := $(wildcard tools/lib/*.h)
 TAP := tests/lib/tap.c tests/lib/tap.h
 CRTEST := tests/lib/crtest.c tests/lib/crtest.h
@@ -71,9 +71,9 @@ kernel: kernel-tree
 	@qemu/build-kernel.sh $(TREE) $(KOUT) $(VARIANT)
 
 # User space: tools and guest tests are static (the guest has no libc).
-$(B)/bin/%: tools/%.c $(LIB) $(LIB_H)
+$(B)/bin/%: tools/%.c $(LIB) $(LIB_H) $(UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $< $(LIB)
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $< $(LIB)
 
 $(UAPI): $(TREE)/include/uapi/linux/checkpoint_hdr.h
 	$(MAKE) -s -C $(TREE) ARCH=x86_64 O=$(abspath $(B))/uapi-obj \
@@ -112,9 +112,9 @@ $(B)/tests/%: tests/guest/%
 	cp $< $@
 
 # Programs the guest tests checkpoint and restart.
-$(B)/tests/%: tests/helpers/%.c $(LIB) $(LIB_H)
+$(B)/tests/%: tests/helpers/%.c $(LIB) $(LIB_H) $(UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $< $(LIB) -lm
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $< $(LIB) -lm
 
 $(B)/seed-src/%.c: $(SEED_DOC) qemu/seed-sample.sh
 	@mkdir -p $(@D)
@@ -133,13 +133,13 @@ $(B)/host-tests/ckptinfo: tests/host/ckptinfo.c $(CKPTINFO_DEP) $(TAP) $(B)/host
 	$(CC) $(CFLAGS) -I$(B)/uapi/include -Itools/ckptinfo -o $@ $< tests/lib/tap.c \
 		$(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
 
-$(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP)
+$(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP) $(UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) tests/lib/tap.c
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -o $@ $< $(LIB) tests/lib/tap.c
 
-$(B)/bin/%: tools/bench/%.c $(LIB) $(LIB_H)
+$(B)/bin/%: tools/bench/%.c $(LIB) $(LIB_H) $(UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static -o $@ $< $(LIB)
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $< $(LIB)
 
 userspace: deps $(addprefix $(B)/bin/,$(TOOLS)) $(B)/bin/ckptinfo $(BENCH_TOOLS) $(GUEST_C) $(GUEST_SH) $(HELPERS) $(SEED_PROGS) \
 	$(B)/tests/lib/tap.sh

@@ -1,30 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rstr: become the task saved in an image, through the control file. */
+/* rstr: restart the process saved in an image, through the control file. */
 #include "cli.h"
 #include "crctl.h"
+#include "peek.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rstr [-i FILE]\n"
-		"Restart the task saved in FILE (default: standard input). On success\n"
-		"this process becomes it and resumes where it was checkpointed, with\n"
-		"this process's pid; on failure nothing changes and rstr exits 1.\n"
+		"Restart the process saved in FILE (default: standard input).\n"
+		"A single-threaded process: this process becomes it and resumes where\n"
+		"it was checkpointed, with this process's pid.\n"
+		"A multi-threaded process keeps its pid and its threads' ids: rstr\n"
+		"creates a child with that pid (it must be free), the child becomes\n"
+		"the process, and rstr waits for it and exits with its status (128+N\n"
+		"if signal N killed it).\n"
+		"On a failed restart nothing changes and rstr exits 1.\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
+}
+
+static int fail(long ret)
+{
+	fprintf(stderr, "rstr: restart failed: %s (%s); %s\n", strerror(-ret),
+		strerrorname_np(-ret), cr_hint(-ret));
+	return 1;
+}
+
+/* A multi-threaded image: restarted in a child with the leader's pid. */
+static int restart_child(int fd, const struct cr_image_head *head)
+{
+	pid_t pid;
+	int st;
+
+	pid = cr_fork_pid(head->pid);
+	if (pid < 0) {
+		fprintf(stderr, "rstr: cannot create pid %d for the process of %u threads: %s%s\n",
+			head->pid, head->nr_tasks, strerror(errno),
+			errno == EEXIST ? " (the pid is taken)" : "");
+		return 1;
+	}
+	if (!pid)
+		_exit(fail(cr_restart(0, fd, 0)));
+	fprintf(stderr, "rstr: restarting pid %d (%u threads); waiting for it\n",
+		head->pid, head->nr_tasks);
+	close(fd);
+	if (waitpid(pid, &st, 0) != pid)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 int main(int argc, char **argv)
 {
+	struct cr_image_head head = { 0 };
 	const char *in;
 	int fd = STDIN_FILENO;
-	long ret;
 
 	cli_parse(argc, argv, 'i', "input", &in, 0, usage);
 	if (in) {
@@ -34,9 +71,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = cr_restart(0, fd, 0);
+	/* Unreadable ahead (a terminal): the kernel judges the image alone. */
+	if (!cr_image_peek(fd, &head) && head.nr_tasks > 1)
+		return restart_child(fd, &head);
 	/* Only a failure comes back here. */
-	fprintf(stderr, "rstr: restart failed: %s (%s); %s\n", strerror(-ret),
-		strerrorname_np(-ret), cr_hint(-ret));
-	return 1;
+	return fail(cr_restart(0, fd, 0));
 }

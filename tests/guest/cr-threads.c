@@ -8,11 +8,14 @@
  *     thread ids, names and masks;
  *   - two threads handing a turn through a mutex and a condition
  *     variable keep handing it over, in order;
+ *   - the restarted process keeps its pid (restart_from() restarts it in a
+ *     child with that pid, as rstr does);
  *   - refusals: a process with a child (EOPNOTSUPP, and it carries on),
  *     a thread instead of its process (EINVAL), thread ids still taken
- *     at restart (EBUSY, the caller unharmed).
+ *     at restart, a caller of another pid (EBUSY, the caller unharmed).
  */
 #include "crtest.h"
+#include "peek.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -133,10 +136,10 @@ static void workers(void)
 	struct rec before[NR_WORKERS + 1], after;
 	int i, ok_count = 0, ok_tid = 0, ok_name = 0, ok_mask = 0;
 	int64_t errors = 0;
-	pid_t pid, r;
+	pid_t pid, r, orig, holder;
 	long crid;
 
-	pid = start("count");
+	pid = orig = start("count");
 	for (i = 1; i <= NR_WORKERS; i++)
 		if (!wait_count(i, 0, 60))
 			break;
@@ -176,14 +179,30 @@ static void workers(void)
 	       "each thread's name and blocked mask are its own (%d names, %d masks of %d)",
 	       ok_name, ok_mask, NR_WORKERS);
 
-	/* the original's thread ids are the restarted process's now */
-	pid = restart_from(IMG);
+	tap_ok(r == orig, "the process keeps its pid %d (restarted as %d)", orig, r);
+
+	/* a caller of another pid: the leader's id is cached by libc */
+	pid = restart_as(IMG, 0);
 	i = wait_exit(pid, 60);
 	tap_ok(i >= 0 && WIFEXITED(i) && WEXITSTATUS(i) == RESTART_FAILED(EBUSY) &&
 	       wait_count(1, 0, 1),
-	       "a second restart while the thread ids are taken: EBUSY, the caller exits as it was (status %#x)",
+	       "restarted from a task of another pid: EBUSY, the caller exits as it was (status %#x)",
 	       i);
 	kill_wait(r);
+
+	/* the leader's pid free, one thread's id taken by another process */
+	holder = cr_fork_pid((pid_t)before[3].tid);
+	if (!holder)
+		for (;;)
+			pause();
+	pid = restart_from(IMG);
+	i = wait_exit(pid, 60);
+	tap_ok(holder > 0 && i >= 0 && WIFEXITED(i) &&
+	       WEXITSTATUS(i) == RESTART_FAILED(EBUSY),
+	       "a thread id taken by another process: EBUSY, the caller exits as it was (status %#x)",
+	       i);
+	if (holder > 0)
+		kill_wait(holder);
 }
 
 static void handoffs(void)
@@ -233,7 +252,7 @@ static void refusals(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(12);
 	engine_on();
 	workers();
 	handoffs();

@@ -3,7 +3,7 @@
 # the errno and what to check.
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 8
+tap_plan 10
 cd /tmp
 echo 0 > $ctl/enable
 
@@ -36,5 +36,31 @@ tap_is $? 1 "rstr of a missing file exits 1 ($(cat err.txt))"
 rstr -i empty.img 2> err.txt
 grep -q "EIO" err.txt && grep -q "truncated" err.txt
 tap_ok $? "rstr of an empty image names EIO ($(cat err.txt))"
+
+# A multi-threaded process: rstr gives it its pid back, in a child it waits for.
+threads /tmp/tools-threads.out count </dev/null >/dev/null 2>&1 &
+pid=$!
+n=0
+while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 9 ] && [ $n -lt 600 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+kill -STOP $pid
+n=0
+until ckpt $pid -o threads.img 2> err.txt || [ $n -ge 50 ]; do
+	sleep 0.1; n=$((n + 1))	# a thread still on its way to the stop: EBUSY
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+rstr -i threads.img 2> rstr.txt &
+rstr=$!
+n=0
+while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 9 ] && [ $n -lt 300 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+[ "$(ls /proc/$pid/task | wc -l)" = 9 ] && grep -q "restarting pid $pid (9 threads)" rstr.txt
+tap_ok $? "rstr restarts a process of 9 threads under its pid $pid ($(cat rstr.txt))"
+kill -9 $pid
+wait $rstr
+tap_is $? 137 "and exits with its status when it dies (128 + SIGKILL)"
 echo 0 > $ctl/enable
 tap_done

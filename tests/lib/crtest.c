@@ -2,6 +2,7 @@
 /* Helpers for checkpoint/restart guest tests: see crtest.h. */
 #include "crtest.h"
 #include "crctl.h"
+#include "peek.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -179,7 +180,18 @@ long checkpoint_to(pid_t pid, const char *path)
 
 pid_t restart_from(const char *path)
 {
-	pid_t pid = fork();
+	struct cr_image_head head = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool threads = fd >= 0 && !cr_image_peek(fd, &head) && head.nr_tasks > 1;
+
+	if (fd >= 0)
+		close(fd);
+	return restart_as(path, threads ? head.pid : 0);
+}
+
+pid_t restart_as(const char *path, pid_t as)
+{
+	pid_t pid = as ? cr_fork_pid(as) : fork();
 	int fd;
 	long ret;
 

@@ -27,8 +27,13 @@ long long task_minflt(pid_t pid);
 bool wait_comm(pid_t pid, const char *comm, int seconds);
 /* Checkpoint @pid into a new file @path; the crid or -errno. */
 long checkpoint_to(pid_t pid, const char *path);
-/* Fork a child that restarts from @path; its pid (the restarted task). */
+/*
+ * Fork a child that restarts from @path; its pid (the restarted task).
+ * A multi-threaded image is restarted with its leader's pid, as rstr does.
+ */
 pid_t restart_from(const char *path);
+/* The same in a child with pid @as (0: any), or -1 if it cannot be had. */
+pid_t restart_as(const char *path, pid_t as);
 /* The exit status of @pid (waitpid status), or -1 after @seconds (killed). */
 int wait_exit(pid_t pid, int seconds);
 /* The status a restart_from() child exits with when the restart failed. */

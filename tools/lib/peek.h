@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a restarting tool needs to know of an image before it restarts it:
+ * the leader's pid and the number of tasks, read from the first records
+ * without consuming them (pread() on a file, tee() on a pipe).
+ */
+#ifndef PEEK_H
+#define PEEK_H
+
+#include <sys/types.h>
+
+struct cr_image_head {
+	pid_t pid;			/* the leader's, at checkpoint */
+	unsigned int nr_tasks;		/* the leader and its other threads */
+};
+
+/*
+ * Fill @head from the image on @fd, leaving its offset alone. 0; -EINVAL
+ * when the first records are not HEADER ARCH TASK; -ESPIPE when @fd can
+ * be neither pread() nor tee()'d (a terminal, a socket); -errno.
+ */
+int cr_image_peek(int fd, struct cr_image_head *head);
+
+/* fork() a child whose pid is @pid (clone3()'s set_tid); as fork(). */
+pid_t cr_fork_pid(pid_t pid);
+
+#endif /* PEEK_H */
