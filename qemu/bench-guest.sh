@@ -33,4 +33,11 @@ for mib in $sizes; do
 	crbench criu "$mib" "$n" /mnt/host/criu-stats >> $out || echo "bench: criu $mib failed" >&2
 done
 [ -n "$did_sparse" ] || sparse $((reps * 3))
+# One 1 MiB process with 1, 8 and 64 threads, both tools in turn.
+for t in 1 8 64; do
+	echo "bench: 1 MiB, $t threads, $((reps * 3)) runs" >&2
+	crbench engine 1 $((reps * 3)) 0 $t >> $out || echo "bench: engine $t threads failed" >&2
+	crbench criu 1 $((reps * 3)) /mnt/host/criu-stats $t >> $out ||
+		echo "bench: criu $t threads failed" >&2
+done
 cat $out

@@ -115,6 +115,22 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 		echo "image $(get engine 1 64 10) bytes; a dense 1 MiB process: $dn ms — ratio $(ratio "$sp" "$dn")."
 		echo
 	fi
+	thr=$(awk -F '\t' '$1 == "engine-thr" { print $3 }' "$in/medians.tsv" | sort -n -u)
+	if [ -n "$thr" ]; then
+		echo "## Threads"
+		echo
+		echo "One 1 MiB workload with T threads (T - 1 of them waiting in \`pause()\`); the engine's restart"
+		echo "runs in a child created with the process's pid (\`clone3()\` set_tid), as \`rstr\` does."
+		echo
+		echo "| threads | engine checkpoint | CRIU dump | engine/CRIU | engine restart | CRIU restore | engine/CRIU | engine image |"
+		echo "|---|---|---|---|---|---|---|---|"
+		for t in $thr; do
+			e=$(get engine-thr 1 $t 4) c=$(get criu-thr 1 $t 4)
+			er=$(get engine-thr 1 $t 7) cr=$(get criu-thr 1 $t 7)
+			echo "| $t | $(spread "$e" "$(get engine-thr 1 $t 5)" "$(get engine-thr 1 $t 6)") | $(spread "$c" "$(get criu-thr 1 $t 5)" "$(get criu-thr 1 $t 6)") | $(ratio "$e" "$c") | $(spread "$er" "$(get engine-thr 1 $t 8)" "$(get engine-thr 1 $t 9)") | $(spread "$cr" "$(get criu-thr 1 $t 8)" "$(get criu-thr 1 $t 9)") | $(ratio "$er" "$cr") | $(get engine-thr 1 $t 10) |"
+		done
+		echo
+	fi
 	echo "## Image size"
 	echo
 	echo "| touched | touched bytes | engine image | overhead | limit (touched + 1% + 64 KiB) |"
@@ -135,6 +151,8 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 		target "$s MiB restart / read floor" "$(ratio "$(get engine $s 0 7)" "$(get floor $s 0 7)")" 1.0
 	done
 	target "sparse 64 GiB / dense 1 MiB checkpoint" "$(ratio "$sp" "$dn")" 2
+	target "64 threads checkpoint / CRIU dump (issue 15)" "$(ratio "$(get engine-thr 1 64 4)" "$(get criu-thr 1 64 4)")" 0.1
+	target "64 threads restart / CRIU restore (issue 15)" "$(ratio "$(get engine-thr 1 64 7)" "$(get criu-thr 1 64 7)")" 0.1
 	target "sparse 64 GiB / dense 1 MiB restart" "$(ratio "$(get engine 1 64 7)" "$(get engine 1 0 7)")" 2
 	for s in $sizes; do
 		i=$(get engine $s 0 10) t=$((s * 1048576))

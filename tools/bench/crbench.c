@@ -3,24 +3,30 @@
  * crbench: the guest side of "make bench" for this engine and for the
  * copy-once floor; prints one tab-separated line per repetition.
  *
- *   crbench engine MIB REPS [MAP_GIB]
+ *   crbench engine MIB REPS [MAP_GIB [THREADS]]
  *	checkpoint: SIGSTOP of the workload to the complete image on tmpfs
  *	(the stop is in the time, as CRIU's freezing is in its dump);
- *	restart: the restart request to the workload running again.
+ *	restart: the restart request to the workload running again (a
+ *	multi-threaded one in a child with its pid, as rstr does).
  *	-> engine MIB MAP_GIB rep ckpt_ms rstr_ms image_bytes
- *   crbench criu MIB REPS
+ *	   (with THREADS: engine-thr MIB THREADS rep ...)
+ *   crbench criu MIB REPS [STATS_DIR [THREADS]]
  *	criu dump -t PID -D DIR (its freezing included) and criu restore -D
  *	DIR -d (which returns once the task runs), images on tmpfs, stats
- *	(--display-stats) kept in STATS_DIR/criu-{dump,restore}-MIB-REP.txt.
+ *	(--display-stats) kept in STATS_DIR/criu-{dump,restore}-MIB-REP.txt
+ *	(-MIB-tTHREADS-REP.txt with THREADS).
  *	-> criu MIB 0 rep dump_ms restore_ms image_bytes
+ *	   (with THREADS: criu-thr MIB THREADS rep ...)
  *   crbench floor MIB REPS
  *	the same bytes written once from user memory to a tmpfs file with
  *	write(), and read back once into fresh memory with read().
  *	-> floor MIB 0 rep write_ms read_ms bytes
  */
 #include "crctl.h"
+#include "peek.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,7 +122,7 @@ static int stopped(pid_t pid)
  * The workload of @mib MiB (over a @gib GiB mapping, "0": dense) in its
  * own session, stdio on /dev/null; returns once it sleeps after READY.
  */
-static pid_t start_workload(const char *mib, const char *gib)
+static pid_t start_workload(const char *mib, const char *gib, const char *threads)
 {
 	pid_t pid;
 
@@ -131,7 +137,7 @@ static pid_t start_workload(const char *mib, const char *gib)
 		dup2(null, 2);
 		setsid();
 		execl("/usr/bin/workload", "workload", mib, DIR "/ready",
-		      DIR "/resumed", gib, (char *)NULL);
+		      DIR "/resumed", gib, threads ?: "1", (char *)NULL);
 		_exit(127);
 	}
 	wait_file(DIR "/ready", 1000);
@@ -140,14 +146,18 @@ static pid_t start_workload(const char *mib, const char *gib)
 }
 
 /* The engine's own statistics of the last checkpoint and restart. */
-static void save_stats(const char *mib, const char *gib, int rep)
+static void save_stats(const char *mib, const char *gib, const char *threads, int rep)
 {
 	char path[256], buf[4096];
 	int in, out;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-%s-%d.txt",
-		 mib, gib, rep);
+	if (threads)
+		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-t%s-%d.txt",
+			 mib, threads, rep);
+	else
+		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-%s-%d.txt",
+			 mib, gib, rep);
 	in = open(CR_DEBUGFS "/stats", O_RDONLY);
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
@@ -159,8 +169,9 @@ static void save_stats(const char *mib, const char *gib, int rep)
 		close(out);
 }
 
-static int engine(const char *mib, int reps, const char *gib)
+static int engine(const char *mib, int reps, const char *gib, const char *threads)
 {
+	bool thr = threads;
 	int rep;
 
 	for (rep = 1; rep <= reps; rep++) {
@@ -170,7 +181,7 @@ static int engine(const char *mib, int reps, const char *gib)
 		long crid;
 		int fd;
 
-		pid = start_workload(mib, gib);
+		pid = start_workload(mib, gib, threads);
 
 		t0 = now_ms();
 		kill(pid, SIGSTOP);
@@ -189,7 +200,8 @@ static int engine(const char *mib, int reps, const char *gib)
 		}
 
 		t0 = now_ms();
-		r = fork();
+		/* threads keep their process's pid: free again, pid was reaped */
+		r = thr ? cr_fork_pid(pid) : fork();
 		if (!r) {
 			fd = open(DIR "/img", O_RDONLY);
 			cr_restart(0, fd, 0);
@@ -198,10 +210,14 @@ static int engine(const char *mib, int reps, const char *gib)
 		wait_file(DIR "/resumed", 50);
 		rstr = now_ms() - t0;
 		waitpid(r, NULL, 0);
-		save_stats(mib, gib, rep);
+		save_stats(mib, gib, threads, rep);
 		unlink(DIR "/img");
-		printf("engine\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, gib, rep, ckpt,
-		       rstr, size);
+		if (r < 0) {
+			fprintf(stderr, "crbench: no child with pid %d for the restart\n", pid);
+			return 1;
+		}
+		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", thr ? "engine-thr" : "engine",
+		       mib, thr ? threads : gib, rep, ckpt, rstr, size);
 		fflush(stdout);
 	}
 	return 0;
@@ -241,9 +257,13 @@ static long long dir_bytes(const char *dir)
 	return kib * 1024;
 }
 
-static int criu(const char *mib, int reps, const char *stats)
+static int criu(const char *mib, int reps, const char *stats, const char *threads)
 {
+	bool thr = threads;
+	char tag[32];
 	int rep;
+
+	snprintf(tag, sizeof(tag), thr ? "%s-t%s" : "%s", mib, threads);
 
 	for (rep = 1; rep <= reps; rep++) {
 		char pidstr[16], dump_out[256], rstr_out[256];
@@ -256,10 +276,10 @@ static int criu(const char *mib, int reps, const char *stats)
 		pid_t pid;
 
 		system("rm -rf " DIR "/criu; mkdir -p " DIR "/criu");
-		pid = start_workload(mib, "0");
+		pid = start_workload(mib, "0", threads);
 		snprintf(pidstr, sizeof(pidstr), "%d", pid);
-		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, mib, rep);
-		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, mib, rep);
+		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, tag, rep);
+		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, tag, rep);
 
 		t0 = now_ms();
 		if (run(dump, dump_out)) {
@@ -279,7 +299,8 @@ static int criu(const char *mib, int reps, const char *stats)
 		r = now_ms() - t0;
 		kill(pid, SIGKILL);		/* restored with its pid, not our child */
 		gone(pid);
-		printf("criu\t%s\t0\t%d\t%.2f\t%.2f\t%lld\n", mib, rep, d, r, size);
+		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", thr ? "criu-thr" : "criu",
+		       mib, thr ? threads : "0", rep, d, r, size);
 		fflush(stdout);
 	}
 	return 0;
@@ -336,13 +357,15 @@ static int floor_(const char *mib, int reps)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR]\n");
+		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR [THREADS]]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "engine"))
-		return engine(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "0");
+		return engine(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "0",
+			      argc > 5 ? argv[5] : NULL);
 	if (!strcmp(argv[1], "criu"))
-		return criu(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : DIR);
+		return criu(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : DIR,
+			    argc > 5 ? argv[5] : NULL);
 	if (!strcmp(argv[1], "floor"))
 		return floor_(argv[2], atoi(argv[3]));
 	return 2;

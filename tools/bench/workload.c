@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * workload MIB READY RESUMED [MAP_GIB]: the benchmark's process. It
- * writes MIB MiB of pseudo-random data into private anonymous memory
+ * workload MIB READY RESUMED [MAP_GIB [THREADS]]: the benchmark's process.
+ * It writes MIB MiB of pseudo-random data into private anonymous memory
  * (spread one page at a time over a MAP_GIB GiB mapping when given and
- * not 0),
+ * not 0), starts THREADS - 1 more threads that wait (default: none),
  * creates READY, then sleeps. When its sleep is cut short (as a restart
  * by this engine does: an interrupted sleep returns EINTR) it creates
  * RESUMED and exits: the benchmark's "running again".
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,10 +17,21 @@
 #include <time.h>
 #include <unistd.h>
 
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ULL, *p;
 	size_t pages, len, stride, i, j;
+	long threads = argc > 5 ? strtol(argv[5], NULL, 10) : 1;
+	pthread_attr_t attr;
+	pthread_t t;
 	char *mem;
 
 	if (argc < 4)
@@ -42,6 +54,11 @@ int main(int argc, char **argv)
 			p[j] = x;
 		}
 	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (i = 1; i < (size_t)threads; i++)
+		if (pthread_create(&t, &attr, idle, NULL))
+			return 2;
 	close(open(argv[2], O_WRONLY | O_CREAT, 0644));
 	for (;;) {
 		struct timespec ts = { 3600, 0 };
