@@ -12,7 +12,8 @@
  *     child with that pid, as rstr does);
  *   - refusals: a process with a child (EOPNOTSUPP, and it carries on),
  *     a thread instead of its process (EINVAL), thread ids still taken
- *     at restart, a caller of another pid (EBUSY, the caller unharmed).
+ *     at restart, a caller of another pid (EBUSY, the caller unharmed);
+ *   - restarts killed at every point: each ends, no thread is left.
  */
 #include "crtest.h"
 #include "peek.h"
@@ -137,6 +138,7 @@ static void workers(void)
 	int i, ok_count = 0, ok_tid = 0, ok_name = 0, ok_mask = 0;
 	int64_t errors = 0;
 	pid_t pid, r, orig, holder;
+	int ended, left;
 	long crid;
 
 	pid = orig = start("count");
@@ -203,6 +205,22 @@ static void workers(void)
 	       i);
 	if (holder > 0)
 		kill_wait(holder);
+
+	/* killed at every point of the restart: each one ends, nothing stays */
+	for (i = 0, ended = 0; i < 20; i++) {
+		pid = restart_from(IMG);
+		usleep(i * 700);
+		kill(pid, SIGKILL);
+		ended += wait_exit(pid, 30) >= 0;
+	}
+	for (i = 1, left = 0; i <= NR_WORKERS; i++)
+		left += kill((pid_t)before[i].tid, 0) == 0;
+	truncate(OUT, 0);	/* only the next restart's counts from here */
+	r = restart_from(IMG);
+	tap_ok(ended == 20 && !left && wait_count(1, before[1].count + 3, 60),
+	       "20 restarts killed along the way: %d ended, %d thread ids left behind; the next restart counts on",
+	       ended, left);
+	kill_wait(r);
 }
 
 static void handoffs(void)
@@ -252,7 +270,7 @@ static void refusals(void)
 
 int main(void)
 {
-	tap_plan(12);
+	tap_plan(13);
 	engine_on();
 	workers();
 	handoffs();
