@@ -209,6 +209,7 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		}
 		wait_file(DIR "/resumed", 50);
 		rstr = now_ms() - t0;
+		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);
 		save_stats(mib, gib, threads, rep);
 		unlink(DIR "/img");

@@ -6,7 +6,8 @@
  * not 0), starts THREADS - 1 more threads that wait (default: none),
  * creates READY, then sleeps. When its sleep is cut short (as a restart
  * by this engine does: an interrupted sleep returns EINTR) it creates
- * RESUMED and exits: the benchmark's "running again".
+ * RESUMED, the benchmark's "running again", and waits to be killed (30 s
+ * at most).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -65,6 +66,11 @@ int main(int argc, char **argv)
 
 		if (nanosleep(&ts, NULL) && errno == EINTR) {
 			close(open(argv[3], O_WRONLY | O_CREAT, 0644));
+			/*
+			 * The benchmark kills it: a restorer still finishing
+			 * (CRIU detaching from every thread) must find it.
+			 */
+			sleep(30);
 			return 0;
 		}
 	}
