@@ -35,22 +35,21 @@ static int fail(long ret)
 }
 
 /* A multi-threaded image: restarted in a child with the leader's pid. */
-static int restart_child(int fd, const struct cr_image_head *head)
+static int restart_child(int fd, pid_t as)
 {
 	pid_t pid;
 	int st;
 
-	pid = cr_fork_pid(head->pid);
+	pid = cr_fork_pid(as);
 	if (pid < 0) {
-		fprintf(stderr, "rstr: cannot create pid %d for the process of %u threads: %s%s\n",
-			head->pid, head->nr_tasks, strerror(errno),
-			errno == EEXIST ? " (the pid is taken)" : "");
+		fprintf(stderr, "rstr: cannot create pid %d for the multi-threaded process: %s%s\n",
+			as, strerror(errno), errno == EEXIST ? " (the pid is taken)" : "");
 		return 1;
 	}
 	if (!pid)
 		_exit(fail(cr_restart(0, fd, 0)));
-	fprintf(stderr, "rstr: restarting pid %d (%u threads); waiting for it\n",
-		head->pid, head->nr_tasks);
+	fprintf(stderr, "rstr: restarting pid %d (a multi-threaded process); waiting for it\n",
+		as);
 	close(fd);
 	if (waitpid(pid, &st, 0) != pid)
 		return 1;
@@ -59,9 +58,9 @@ static int restart_child(int fd, const struct cr_image_head *head)
 
 int main(int argc, char **argv)
 {
-	struct cr_image_head head = { 0 };
 	const char *in;
 	int fd = STDIN_FILENO;
+	pid_t as;
 
 	cli_parse(argc, argv, 'i', "input", &in, 0, usage);
 	if (in) {
@@ -71,9 +70,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	/* Unreadable ahead (a terminal): the kernel judges the image alone. */
-	if (!cr_image_peek(fd, &head) && head.nr_tasks > 1)
-		return restart_child(fd, &head);
+	as = cr_restart_pid(fd);
+	if (as)
+		return restart_child(fd, as);
 	/* Only a failure comes back here. */
 	return fail(cr_restart(0, fd, 0));
 }

@@ -30,8 +30,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/checkpoint_hdr.h>
-
 #define NR_WORKERS	8
 #define OUT		"/tmp/threads.out"
 #define IMG		"/tmp/threads.img"
@@ -77,20 +75,16 @@ static pid_t start(const char *mode)
 	return spawn(argv);
 }
 
+/* The image's task count, as rstr reads it ahead; -1 if unreadable. */
 static int nr_tasks_of(const char *img)
 {
-	struct {
-		struct ckpt_hdr h;
-		struct ckpt_hdr_header hdr;
-	} buf;
+	struct cr_image_head head;
 	int fd = open(img, O_RDONLY);
-	ssize_t n;
+	int ret = fd >= 0 && !cr_image_peek(fd, &head) ? (int)head.nr_tasks : -1;
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, &buf, sizeof(buf));
-	close(fd);
-	return n == sizeof(buf) ? (int)buf.hdr.nr_tasks : -1;
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 /* A line "key:\tvalue" of /proc/PID/task/TID/status, or "". */

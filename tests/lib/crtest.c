@@ -180,13 +180,12 @@ long checkpoint_to(pid_t pid, const char *path)
 
 pid_t restart_from(const char *path)
 {
-	struct cr_image_head head = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool threads = fd >= 0 && !cr_image_peek(fd, &head) && head.nr_tasks > 1;
+	pid_t as = fd >= 0 ? cr_restart_pid(fd) : 0;
 
 	if (fd >= 0)
 		close(fd);
-	return restart_as(path, threads ? head.pid : 0);
+	return restart_as(path, as);
 }
 
 pid_t restart_as(const char *path, pid_t as)

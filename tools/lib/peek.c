@@ -26,30 +26,20 @@ struct head_records {
 /* Copy the pipe's first @len bytes without consuming them. */
 static ssize_t peek_pipe(int fd, void *buf, size_t len)
 {
-	size_t got = 0;
 	ssize_t n;
 	int p[2];
 
 	if (pipe(p))
 		return -errno;
-	/* tee() returns what is in the pipe now: wait for the writer */
-	while (got < len) {
-		n = tee(fd, p[1], len, 0);
-		if (n <= 0) {
-			got = n < 0 ? (size_t)-errno : got;
-			break;
-		}
-		if ((size_t)n >= len) {
-			got = len;
-			break;
-		}
-		/* drain what was duplicated, and look again */
-		if (read(p[0], buf, n) != n)
+	/* tee() copies what the pipe holds now: wait until it holds @len */
+	while ((n = tee(fd, p[1], len, 0)) > 0 && (size_t)n < len) {
+		if (read(p[0], buf, n) != n)	/* drop the partial copy */
 			break;
 		usleep(1000);
 	}
-	n = (ssize_t)got;
-	if (got == len && read(p[0], buf, len) != (ssize_t)len)
+	if (n < 0)
+		n = -errno;
+	else if ((size_t)n == len && read(p[0], buf, len) != n)
 		n = -EIO;
 	close(p[0]);
 	close(p[1]);
@@ -78,6 +68,15 @@ int cr_image_peek(int fd, struct cr_image_head *head)
 	head->pid = r.task.pid;
 	head->nr_tasks = r.header.nr_tasks;
 	return 0;
+}
+
+pid_t cr_restart_pid(int fd)
+{
+	struct cr_image_head head;
+
+	if (cr_image_peek(fd, &head) || head.nr_tasks < 2)
+		return 0;
+	return head.pid;
 }
 
 pid_t cr_fork_pid(pid_t pid)

@@ -21,6 +21,14 @@ struct cr_image_head {
  */
 int cr_image_peek(int fd, struct cr_image_head *head);
 
+/*
+ * The pid a restart of the image on @fd must run in: the leader's for a
+ * multi-threaded process (its threads keep their ids, libc caches the
+ * leader's), 0 for any (a single task, or an image that cannot be read
+ * ahead: the kernel judges it alone).
+ */
+pid_t cr_restart_pid(int fd);
+
 /* fork() a child whose pid is @pid (clone3()'s set_tid); as fork(). */
 pid_t cr_fork_pid(pid_t pid);
 
