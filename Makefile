@@ -25,6 +25,7 @@ LIB := tools/lib/crctl.c tools/lib/cli.c tools/lib/peek.c
 LIB_H := $(wildcard tools/lib/*.h)
 TAP := tests/lib/tap.c tests/lib/tap.h
 CRTEST := tests/lib/crtest.c tests/lib/crtest.h
+MKIMAGE := tests/lib/mkimage.c tests/lib/mkimage.h
 
 TOOLS := ckpt rstr
 BENCH_TOOLS := $(B)/bin/workload $(B)/bin/crbench
@@ -33,8 +34,8 @@ BENCH_REPS ?= 5
 # ckptinfo reads images with the kernel's own uapi header, installed from
 # the tree (make headers_install) into $(B)/uapi.
 UAPI := $(B)/uapi/include/linux/checkpoint_hdr.h
-CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c print.c json.c)
-CKPTINFO_DEP := $(CKPTINFO_SRC) tools/ckptinfo/image.h $(UAPI)
+CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c records.c tree.c print.c json.c)
+CKPTINFO_DEP := $(CKPTINFO_SRC) tools/ckptinfo/image.h tools/ckptinfo/reader.h $(UAPI)
 FUZZ_SECONDS ?= 120
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/%,$(wildcard tests/helpers/*.c))
@@ -128,10 +129,10 @@ $(B)/tests/lib/tap.sh: tests/lib/tap.sh
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(B)/host-tests/ckptinfo: tests/host/ckptinfo.c $(CKPTINFO_DEP) $(TAP) $(B)/host/ckptinfo
+$(B)/host-tests/ckptinfo: tests/host/ckptinfo.c $(CKPTINFO_DEP) $(TAP) $(MKIMAGE) $(B)/host/ckptinfo
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(B)/uapi/include -Itools/ckptinfo -o $@ $< tests/lib/tap.c \
-		$(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
+		tests/lib/mkimage.c $(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
 
 $(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP) $(UAPI)
 	@mkdir -p $(@D)

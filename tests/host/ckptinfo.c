@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of ckptinfo's reader on the fixtures (real images made by
- * the guest) and on images broken on purpose: each breakage gets its
- * precise message, nothing crashes, and the command line exits 0/1/2.
+ * Host tests of ckptinfo's reader: synthetic process trees (tests/lib/
+ * mkimage.c), valid and with every TREE rule broken; the fixtures (real
+ * images made by the guest, tests/fixtures/) and images broken on purpose
+ * from them: each breakage gets its precise message, nothing crashes,
+ * and the command line exits 0/1/2.
+ *
+ * The fixture groups need images of this format version: an old fixture
+ * makes each of its results fail (make fixtures regenerates them).
+ * CKPTINFO_FIXTURES names another folder of fixtures.
  */
 #include "image.h"
+#include "mkimage.h"
 #include "tap.h"
 
 #include <stddef.h>
@@ -13,30 +20,65 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define FIXTURES "tests/fixtures/"
 #define CKPTINFO "build/host/ckptinfo"
 
-static unsigned char *img;
+static const char *fixtures = "tests/fixtures/";
+static unsigned char *img;	/* the image the broken() cases start from */
 static size_t img_len;
 
-static unsigned char *load(const char *path, size_t *len)
+/* The fixture @name into img/img_len; NULL if absent, else why it is invalid ("" if valid). */
+static const char *load(const char *name)
 {
-	FILE *f = fopen(path, "r");
-	unsigned char *buf;
+	static struct ci_image ci;
+	char path[512];
+	FILE *f;
 	long n;
 
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0)
+	free(img);
+	img = NULL;
+	snprintf(path, sizeof(path), "%s%s", fixtures, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0)
 		tap_bail("cannot read %s", path);
 	rewind(f);
-	buf = malloc(n);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n)
+	img = malloc(n + 1);
+	if (!img || fread(img, 1, n, f) != (size_t)n)
 		tap_bail("cannot read %s", path);
 	fclose(f);
-	*len = n;
-	return buf;
+	img_len = n;
+	f = fmemopen(img, img_len, "r");
+	if (!f)
+		tap_bail("fmemopen");
+	n = ci_read(f, &ci, false);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s", n ? ci.error : "");
+	ci_free(&ci);
+	return n ? strdup(path) : "";
 }
 
-/* Read @len bytes of @buf as an image: 0 valid, -1 with @err filled. */
+/*
+ * Fixture @name for a group of @n results: true if it reads as valid;
+ * else each result fails (or, absent and @optional, is skipped).
+ */
+static bool fixture(const char *name, int n, bool optional)
+{
+	const char *why = load(name);
+
+	if (why && !*why)
+		return true;
+	while (n--) {
+		if (!why && optional)
+			tap_skip("%s: no such fixture yet (make fixtures)", name);
+		else
+			tap_ok(false, "%s: %s (make fixtures regenerates it)", name,
+			       why ? why : "missing");
+	}
+	return false;
+}
+
+/* Read @len bytes of @buf as an image: 0 valid, -1 with its error. */
 static int read_buf(const unsigned char *buf, size_t len, struct ci_image *ci)
 {
 	FILE *f = fmemopen((void *)buf, len, "r");
@@ -49,15 +91,16 @@ static int read_buf(const unsigned char *buf, size_t len, struct ci_image *ci)
 	return ret;
 }
 
-/* The image with a patch applied must fail with @want in the message. */
-static void broken(const char *what, size_t len, size_t off, const void *patch,
-		   size_t plen, const char *want)
+/* @buf with a patch applied must fail with @want in the message. */
+static void broken_in(const unsigned char *buf, size_t buf_len, const char *what,
+		      size_t len, size_t off, const void *patch, size_t plen,
+		      const char *want)
 {
-	unsigned char *copy = malloc(img_len);
+	unsigned char *copy = malloc(buf_len);
 	struct ci_image ci;
 	int ret;
 
-	memcpy(copy, img, img_len);
+	memcpy(copy, buf, buf_len);
 	if (patch)
 		memcpy(copy + off, patch, plen);
 	ret = read_buf(copy, len, &ci);
@@ -67,85 +110,380 @@ static void broken(const char *what, size_t len, size_t off, const void *patch,
 	free(copy);
 }
 
-static int run(const char *args)
+static void broken(const char *what, size_t len, size_t off, const void *patch,
+		   size_t plen, const char *want)
+{
+	broken_in(img, img_len, what, len, off, patch, plen, want);
+}
+
+/* Exit status of ckptinfo @args; its standard output into @out if not NULL. */
+static int run(const char *args, char *out, size_t size)
 {
 	char cmd[512];
+	FILE *p;
+	size_t n = 0;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), CKPTINFO " %s >/dev/null 2>&1", args);
-	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), CKPTINFO " %s 2>/dev/null", args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (out) {
+		n = fread(out, 1, size - 1, p);
+		out[n] = '\0';
+	}
+	while (fgetc(p) != EOF)
+		;
+	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* threads.img: a leader and 8 threads, and what makes such an image invalid. */
-static void threads(void)
+/* Offset of the @nth (from 0) record of @type in @ci, or 0. */
+static size_t record_of(const struct ci_image *ci, uint32_t type, unsigned int nth)
 {
-	size_t i, task2 = 0, ok = 0, ids = 0, tasks = 0;
-	struct ci_image ci;
-	uint32_t v32;
-	int32_t s32;
+	size_t i;
 
-	free(img);
-	img = load(FIXTURES "threads.img", &img_len);
-	if (read_buf(img, img_len, &ci))
-		tap_bail("threads.img invalid: %s", ci.error);
-	for (i = 0; i < ci.nr_threads; i++) {
-		ok += ci.threads[i].task.tgid == ci.task.pid &&
-		      !strncmp(ci.threads[i].task.comm, "worker-", 7);
-		ids += ci.threads[i].task.pid != ci.task.pid;
-	}
-	/* the second TASK record: the first thread's */
-	for (i = 0; i < ci.nr_kept && !task2; i++)
-		if (ci.records[i].type == CKPT_HDR_TASK && tasks++)
-			task2 = ci.records[i].pos;
-	tap_ok(ci.header.nr_tasks == 9 && ci.nr_threads == 8 && ok == 8 && ids == 8 && task2,
-	       "threads.img: %u tasks, %zu threads of process %d named worker-N",
-	       ci.header.nr_tasks, ci.nr_threads, ci.task.pid);
-	ci_free(&ci);
-	if (!task2)
-		tap_bail("threads.img has no thread TASK record");
-	s32 = 1;
-	broken("a thread of another process", img_len,
-	       task2 + 16 + offsetof(struct ckpt_hdr_task, tgid), &s32, 4,
-	       "not a thread of process");
-	v32 = 10;
-	broken("a header counting a task the image lacks", img_len,
-	       16 + offsetof(struct ckpt_hdr_header, nr_tasks), &v32, 4,
-	       "the header says 10 tasks");
-	v32 = 8;
-	broken("a header counting one task fewer", img_len,
-	       16 + offsetof(struct ckpt_hdr_header, nr_tasks), &v32, 4,
-	       "not expected here");
+	for (i = 0; i < ci->nr_kept; i++)
+		if (ci->records[i].type == type && !nth--)
+			return ci->records[i].pos;
+	return 0;
 }
 
-int main(void)
+static size_t count(const char *s, const char *what)
 {
-	static const char *const fixtures[] = { "counter.img", "files.img", "threads.img" };
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/*
+ * The valid tree of the synthetic tests, in the kernel's order (each
+ * process's children after all of the processes before them):
+ *
+ *   100 (session and group leader), threads 101 102
+ *   |-110 (its own group), whose child 120 is in that group
+ *   `-130 a zombie that exited 7
+ */
+static const struct ckpt_tree_task good[] = {
+	{ .pid = 100, .tgid = 100, .ppid = 1, .pgid = 100, .sid = 100 },
+	{ .pid = 101, .tgid = 100, .ppid = 1, .pgid = 100, .sid = 100 },
+	{ .pid = 102, .tgid = 100, .ppid = 1, .pgid = 100, .sid = 100 },
+	{ .pid = 110, .tgid = 110, .ppid = 100, .pgid = 110, .sid = 100 },
+	{ .pid = 130, .tgid = 130, .ppid = 100, .pgid = 100, .sid = 100,
+	  .flags = CKPT_TREE_ZOMBIE, .exit_code = 7 << 8 },
+	{ .pid = 120, .tgid = 120, .ppid = 110, .pgid = 110, .sid = 100 },
+};
+
+#define NR_GOOD (sizeof(good) / sizeof(good[0]))
+#define ROOT 0
+#define THREAD 1
+#define CHILD 3
+#define ZOMBIE 4
+#define GRANDCHILD 5
+
+/* A change to the good tree: entry @entry's field at @off becomes @value. */
+struct tree_case {
+	const char *what;
+	unsigned int entry;
+	size_t off;
+	int32_t value;
+	const char *want;	/* in the refusal; NULL: valid */
+};
+
+#define E(m) offsetof(struct ckpt_tree_task, m)
+
+static const struct tree_case tree_cases[] = {
+	{ "a pid twice", GRANDCHILD, E(pid), 110, "pid 110 twice" },
+	{ "a thread of the child after the root's threads, before the child",
+	  2, E(tgid), 110, "thread 102 is not right after its process 110" },
+	{ "a thread after a zombie", GRANDCHILD, E(tgid), 130,
+	  "thread 120 is not right after its process 130" },
+	{ "a child before its parent", CHILD, E(ppid), 120,
+	  "the parent 120 of process 110 is not listed before it" },
+	{ "a process its own parent", CHILD, E(ppid), 110,
+	  "the parent 110 of process 110 is not listed before it" },
+	{ "a zombie's status with a core dump (SIGSEGV)", ZOMBIE, E(exit_code), 0x8b,
+	  "zombie 130 has status 0x8b" },
+	{ "a zombie's status of a stopped task", ZOMBIE, E(exit_code), 0x137f,
+	  "no exit() or fatal signal" },
+	{ "a zombie killed by SIGCHLD, which is ignored", ZOMBIE, E(exit_code), 17,
+	  "no exit() or fatal signal" },
+	{ "a zombie killed by SIGKILL", ZOMBIE, E(exit_code), 9, NULL },
+	{ "a zombie killed by a real-time signal", ZOMBIE, E(exit_code), 40, NULL },
+	{ "a live process with an exit code", CHILD, E(exit_code), 1 << 8,
+	  "live process 110 has an exit code" },
+	{ "the root a zombie", ROOT, E(flags), CKPT_TREE_ZOMBIE, "the root 100 is a zombie" },
+	{ "the root a thread", ROOT, E(tgid), 99, "the root 100 is a thread" },
+	{ "a thread in another group than its leader", THREAD, E(pgid), 110,
+	  "another parent, group or session than its leader" },
+	{ "a zombie's child", GRANDCHILD, E(ppid), 130, "is a zombie" },
+	{ "a thread's child", GRANDCHILD, E(ppid), 101, "is a thread" },
+	{ "a session neither its own nor its parent's", CHILD, E(sid), 555,
+	  "the session 555 of process 110 is neither its own nor its parent's" },
+	{ "a session of its own", GRANDCHILD, E(sid), 120,
+	  "process group 110 of process 120 is not led by a process of the tree in its session" },
+	{ "a group led by no process of the tree", GRANDCHILD, E(pgid), 555,
+	  "the process group 555 of process 120" },
+	{ "a group led by a thread", GRANDCHILD, E(pgid), 101, "the process group 101" },
+	{ "unknown flags", CHILD, E(flags), 2, "entry 3 (pid 110): unknown flags 0x2" },
+	{ "reserved bits", CHILD, E(__reserved), 1, "entry 3 (pid 110): reserved field 0x1" },
+	{ "a negative pid", CHILD, E(pid), -5, "pid -5" },
+};
+
+#define NR_TREE_CASES (sizeof(tree_cases) / sizeof(tree_cases[0]))
+
+/* Read image @s: 0 valid, else -1 with its error in @ci. */
+static int read_spec(const struct mk_spec *s, struct ci_image *ci)
+{
+	size_t len;
+	unsigned char *buf = mk_image(s, &len);
+	int ret = read_buf(buf, len, ci);
+
+	free(buf);
+	return ret;
+}
+
+/* The image of @s is refused at the TREE record or later, with @want. */
+static void refused(const char *what, const struct mk_spec *s, const char *want)
+{
+	struct ci_image ci;
+	int ret = read_spec(s, &ci);
+
+	tap_ok(ret == -1 && strstr(ci.error, want) != NULL, "%s: \"%s\"", what,
+	       ret ? ci.error : "accepted");
+	ci_free(&ci);
+}
+
+/* The good tree, read back in full (1 result). */
+static void tree_valid(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD };
+	const struct ci_proc *p;
+	struct ci_image ci;
+	size_t inherited = 0, i;
+	int ret = read_spec(&s, &ci);
+
+	p = ci.procs;
+	for (i = 0; !ret && i < ci.nr_procs; i++)
+		inherited += ci_file_by_ref(&ci, p[i].fds[0].file_objref)->proc == 0;
+	tap_ok(!ret && ci.nr_tree == 6 && ci.tree_procs == 3 && ci.nr_procs == 3 &&
+	       p[0].task.pid == 100 && p[0].nr_threads == 2 && p[0].threads[1].task.pid == 102 &&
+	       p[1].task.pid == 110 && p[1].entry == CHILD && p[1].nr_threads == 0 &&
+	       p[2].task.pid == 120 && p[2].entry == GRANDCHILD && inherited == 3 &&
+	       ci.nr_files == 4 && ci.pages == 3 && ci_tree_find(&ci, 130) == ZOMBIE &&
+	       ci_tree_find(&ci, 999) == CI_NONE,
+	       "3 live processes (one with 2 threads), a zombie: valid, children's fds on the root's /dev/null%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/* Every case of tree_cases (NR_TREE_CASES results). */
+static void tree_rules(void)
+{
+	struct ckpt_tree_task t[NR_GOOD];
+	struct mk_spec s = { .tree = t, .nr_tree = NR_GOOD };
+	struct ci_image ci;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < NR_TREE_CASES; i++) {
+		const struct tree_case *c = &tree_cases[i];
+
+		memcpy(t, good, sizeof(t));
+		memcpy((char *)&t[c->entry] + c->off, &c->value, 4);
+		if (c->want) {
+			refused(c->what, &s, c->want);
+			continue;
+		}
+		ret = read_spec(&s, &ci);
+		tap_ok(!ret, "%s: valid%s%s", c->what, ret ? ": " : "", ret ? ci.error : "");
+		ci_free(&ci);
+	}
+}
+
+/* The counts, and the records against the TREE record (9 results). */
+static void tree_records(void)
+{
+	struct ckpt_tree_task t[NR_GOOD + 1];
+	struct mk_spec s = { .tree = t, .nr_tree = NR_GOOD };
+	struct ci_image ci;
+	size_t i;
+	int ret;
+
+	/* the root's parent, group and session from outside; its children in those */
+	memcpy(t, good, sizeof(good));
+	for (i = 0; i < NR_GOOD; i++) {
+		t[i].ppid = i < CHILD ? 4242 : t[i].ppid;
+		t[i].pgid = 50;
+		t[i].sid = 40;
+	}
+	ret = read_spec(&s, &ci);
+	tap_ok(!ret, "the root's parent, group and session outside the tree, every process in the latter two: valid%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+
+	s.tree = good;
+	s.recs = t;
+
+	s.nr_procs = 2;
+	refused("2 live processes counted, 3 listed", &s, "2 live processes, but its entries have 3");
+	s.nr_procs = 7;
+	refused("7 live processes counted in 6 tasks", &s, "6 tasks and 7 live processes");
+	s.nr_procs = 0;
+	s.nr_tasks = 7;
+	refused("the header and the TREE record count a task more than it has", &s,
+		"no TREE record of the header's 7 tasks");
+	s.nr_tasks = 0;
+
+	memcpy(t, good, sizeof(good));
+	s.nr_recs = NR_GOOD - 1;	/* the grandchild's records missing */
+	refused("a live process without records", &s,
+		"the TREE record has 3 live processes, the image 2");
+	memcpy(t, good, 2 * sizeof(*t));	/* thread 102's records missing */
+	memcpy(t + 2, good + 3, 3 * sizeof(*t));
+	refused("a thread without records", &s,
+		"task 110 (tgid 110) where the TREE record has 102 (tgid 100)");
+	memcpy(t, good, sizeof(good));
+	t[CHILD].pid = t[CHILD].tgid = 111;
+	s.nr_recs = NR_GOOD;
+	refused("a process's records under another pid", &s,
+		"task 111 (tgid 111) where the TREE record has 110");
+	t[CHILD] = good[GRANDCHILD];	/* the grandchild's records first */
+	t[GRANDCHILD] = good[CHILD];
+	refused("processes' records in another order than the TREE record's", &s,
+		"task 120 (tgid 120) where the TREE record has 110");
+	memcpy(t, good, sizeof(good));
+	t[NR_GOOD] = (struct ckpt_tree_task){ .pid = 140, .tgid = 140, .ppid = 100 };
+	s.nr_recs = NR_GOOD + 1;
+	refused("a process the TREE record does not have", &s,
+		"a task beyond the TREE record's 6");
+}
+
+/* Objrefs: each process's own, FILEs shared with later ones (5 results). */
+static void tree_objrefs(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD };
+	size_t len, task, fd, sig, tree;
+	unsigned char *buf = mk_image(&s, &len);
+	struct ci_image ci;
+	uint32_t ref;
+
+	if (read_buf(buf, len, &ci))
+		tap_bail("the good tree is invalid: %s", ci.error);
+	task = record_of(&ci, CKPT_HDR_TASK, 3);	/* the child's: after 100 101 102 */
+	fd = record_of(&ci, CKPT_HDR_FD, 3);		/* its first */
+	sig = record_of(&ci, CKPT_HDR_SIGNAL, 1);
+	tree = record_of(&ci, CKPT_HDR_TREE, 0);
+	ci_free(&ci);
+	if (!task || !fd || !sig || !tree)
+		tap_bail("the good tree's image lacks a record");
+
+	ref = 1;		/* the root's TASK objref */
+	broken_in(buf, len, "the child's TASK with the root's objref", len,
+		  task + offsetof(struct ckpt_hdr, objref), &ref, 4,
+		  "objref 1 is zero or already another object's");
+	ref = 2;		/* the root's files table */
+	broken_in(buf, len, "the child's FDs in the root's files table", len,
+		  fd + offsetof(struct ckpt_hdr, objref), &ref, 4,
+		  "objref 2 is zero or already another object's");
+	broken_in(buf, len, "the child's SIGNAL as the root's", len,
+		  sig + offsetof(struct ckpt_hdr, objref), "\1\0\0\0", 4,
+		  "objref 1 is not its owner's");
+	broken_in(buf, len, "the TREE record with an objref", len,
+		  tree + offsetof(struct ckpt_hdr, objref), "\1\0\0\0", 4,
+		  "TREE record (type 4, len 200): objref 1 is not its owner's (0)");
+	broken_in(buf, len, "the image cut in the TREE record", tree + 100, 0, NULL, 0,
+		  "truncated");
+	free(buf);
+}
+
+/* ckptinfo on the good tree: the drawing, JSON, a calendar-less date (4 results). */
+static void tree_cli(void)
+{
+	static const char drawing[] =
+		"tree: 4 processes (1 zombie), 6 tasks\n"
+		"  100 \"proc-100\" pgid 100 sid 100 threads 3\n"
+		"  |-110 \"proc-110\" pgid 110 sid 100 threads 1\n"
+		"  | `-120 \"proc-120\" pgid 110 sid 100 threads 1\n"
+		"  `-130 zombie (status 1792) exit 7 pgid 100 sid 100\n"
+		"task: pid 100, comm \"proc-100\"\n";
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD };
+	static char out[1 << 16];
+	char args[600];
+	unsigned char *buf;
+	const char *path;
+	size_t len;
+	int ret;
+
+	buf = mk_image(&s, &len);
+	path = mk_file(buf, len);
+	if (!path)
+		tap_bail("cannot write a temporary image");
+	snprintf(args, sizeof(args), "%s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && strstr(out, drawing) && strstr(out, "task: pid 110, comm \"proc-110\", parent 100\n") &&
+	       strstr(out, "files: 1 open files, 3 descriptors (2 on files saved with an earlier process)\n") &&
+	       strstr(out, "  fd 0   /dev/null  flags 02  pos 0  shared with 1  (saved with 100)\n") &&
+	       count(out, "\ntask: pid ") == 3 && strstr(out, "threads: 2 besides the leader\n"),
+	       "the summary draws the tree as pstree does, then each live process (exit %d)", ret);
+	snprintf(args, sizeof(args), "--json --records %s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && !strncmp(out, "{\"format\": ", 11) &&
+	       strstr(out, "}, \"task\": {\"pid\": 100, \"tgid\": 100, \"comm\": \"proc-100\"") &&
+	       strstr(out, ", \"tree\": [{\"pid\": 100, \"tgid\": 100, \"ppid\": 1, \"pgid\": 100, \"sid\": 100, \"zombie\": false, \"exit_code\": 0}, ") &&
+	       strstr(out, "{\"pid\": 130, \"tgid\": 130, \"ppid\": 100, \"pgid\": 100, \"sid\": 100, \"zombie\": true, \"exit_code\": 1792}") &&
+	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
+	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
+	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200"),
+	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3 (exit %d)",
+	       ret);
+	unlink(path);
+
+	/* A valid image whose time no calendar holds (libFuzzer found gmtime() NULL). */
+	memcpy(buf + 16 + offsetof(struct ckpt_hdr_header, time), "\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+	path = mk_file(buf, len);
+	snprintf(args, sizeof(args), "%s", path ? path : "/nonexistent");
+	tap_ok(run(args, NULL, 0) == 0, "an image dated beyond any calendar: summary printed, exit 0");
+	if (path)
+		unlink(path);
+	/* Trailing bytes (the seed's ckpt.c prints after its image) are noted, not an error. */
+	buf = realloc(buf, len + 20);
+	memcpy(buf + len, "checkpoint id 3\n\0\0\0\0", 20);
+	{
+		struct ci_image ci;
+
+		tap_ok(read_buf(buf, len + 20, &ci) == 0 && ci.trailing == 20,
+		       "20 bytes after the tail: valid, noted");
+		ci_free(&ci);
+	}
+	free(buf);
+}
+
+#define TREE_RESULTS (1 + (int)NR_TREE_CASES + 9 + 5 + 4)
+
+static void tree_tests(void)
+{
+	tree_valid();
+	tree_rules();
+	tree_records();
+	tree_objrefs();
+	tree_cli();
+}
+
+/* counter.img: truncations and damaged records (17 results). */
+static void counter(void)
+{
+	size_t i, bounds = 0, ok_bounds = 0, fd_pos, vma_pos = 0, file_pos, file_len = 0;
+	size_t signal_pos, creds_pos, tree_pos;
 	struct ci_image ci;
 	uint64_t v64;
 	uint32_t v32;
 	char want[64];
-	size_t i, bounds = 0, ok_bounds = 0, fd_pos = 0, vma_pos = 0, file_pos = 0, file_len = 0, signal_pos = 0, creds_pos = 0;
 
-	tap_plan(28);
-	for (i = 0; i < 3; i++) {
-		char path[256];
-		size_t len;
-		unsigned char *buf;
-		int ret;
-
-		snprintf(path, sizeof(path), FIXTURES "%s", fixtures[i]);
-		buf = load(path, &len);
-		ret = read_buf(buf, len, &ci);
-		tap_ok(ret == 0 && ci.nr_records == ci.tail.nr_records + 1 &&
-		       ci.pages > 0 && ci.nr_fds > 0,
-		       "fixture %s reads as valid (%zu records, %llu pages, %zu fds)",
-		       fixtures[i], ci.nr_records, (unsigned long long)ci.pages, ci.nr_fds);
-		ci_free(&ci);
-		free(buf);
-	}
-
-	img = load(FIXTURES "counter.img", &img_len);
+	if (!fixture("counter.img", 17, false))
+		return;
 	if (read_buf(img, img_len, &ci))
 		tap_bail("counter.img invalid: %s", ci.error);
 	/* Truncated at every record boundary, and in the middle of each. */
@@ -161,22 +499,22 @@ int main(void)
 		    strstr(t.error, "truncated"))
 			ok_bounds++;
 		ci_free(&t);
-		if (ci.records[i].type == CKPT_HDR_FD && !fd_pos)
-			fd_pos = ci.records[i].pos;
-		if (ci.records[i].type == CKPT_HDR_SIGNAL)
-			signal_pos = ci.records[i].pos;
-		if (ci.records[i].type == CKPT_HDR_CREDS)
-			creds_pos = ci.records[i].pos;
-		if (ci.records[i].type == CKPT_HDR_VMA && ci.records[i + 1].type == CKPT_HDR_PAGES && !vma_pos)
+		if (ci.records[i].type == CKPT_HDR_VMA &&
+		    ci.records[i + 1].type == CKPT_HDR_PAGES && !vma_pos)
 			vma_pos = ci.records[i].pos;
-		if (ci.records[i].type == CKPT_HDR_FILE && !file_pos) {
-			file_pos = ci.records[i].pos;
+		if (ci.records[i].type == CKPT_HDR_FILE && !file_len)
 			file_len = ci.records[i].len;
-		}
 	}
 	tap_ok(ok_bounds == bounds, "truncated at and between all %zu record boundaries: %zu precise refusals",
 	       bounds / 2, ok_bounds);
+	fd_pos = record_of(&ci, CKPT_HDR_FD, 0);
+	file_pos = record_of(&ci, CKPT_HDR_FILE, 0);
+	signal_pos = record_of(&ci, CKPT_HDR_SIGNAL, 0);
+	creds_pos = record_of(&ci, CKPT_HDR_CREDS, 0);
+	tree_pos = record_of(&ci, CKPT_HDR_TREE, 0);
 	ci_free(&ci);
+	if (!fd_pos || !vma_pos || !file_pos || !signal_pos || !creds_pos || tree_pos != 288)
+		tap_bail("counter.img lacks an FD, VMA+PAGES, FILE, SIGNAL or CREDS record, or its TREE after ARCH");
 
 	broken("wrong magic", img_len, 16, "XXXXXXX", 8, "bad magic");
 	broken("not an image at all", img_len, 0, "\x07\0\0\0", 4, "not a checkpoint image");
@@ -200,8 +538,7 @@ int main(void)
 	broken("tail record count wrong", img_len, img_len - 16, &v64, 8, "the tail says");
 	broken("tail magic wrong", img_len, img_len - 24, "XXXXXXX", 8, "bad tail magic");
 	broken("ARCH after the header replaced by TASK", img_len, 256, "\x10\0\0\0", 4, "not expected here");
-	if (!signal_pos)
-		tap_bail("counter.img has no SIGNAL record");
+	broken("TREE after ARCH replaced by TASK", img_len, tree_pos, "\x10\0\0\0", 4, "not expected here");
 	v64 = 0x401000;		/* action[8]: SIGKILL's handler */
 	broken("SIGKILL with a handler", img_len,
 	       signal_pos + 16 + offsetof(struct ckpt_hdr_signal, action[8].handler), &v64, 8,
@@ -210,8 +547,6 @@ int main(void)
 	broken("a handler above user space", img_len,
 	       signal_pos + 16 + offsetof(struct ckpt_hdr_signal, action[1].handler), &v64, 8,
 	       "no user address");
-	if (!creds_pos)
-		tap_bail("counter.img has no CREDS record");
 	v64 = 0;		/* root's effective capabilities, none permitted */
 	broken("an effective capability that is not permitted", img_len,
 	       creds_pos + 16 + offsetof(struct ckpt_hdr_creds, cap_permitted), &v64, 8,
@@ -220,42 +555,130 @@ int main(void)
 	broken("a group count beyond the record", img_len,
 	       creds_pos + 16 + offsetof(struct ckpt_hdr_creds, nr_groups), &v32, 4,
 	       "room for");
+}
 
-	threads();
+/* threads.img: a leader and 8 threads, and what makes such an image invalid (5 results). */
+static void threads(void)
+{
+	size_t i, task2, tree_pos, ok = 0, ids = 0;
+	const struct ci_proc *p;
+	struct ci_image ci;
+	uint32_t v32;
+	int32_t s32;
 
-	/* Trailing bytes (the seed's ckpt.c prints after its image) are noted, not an error. */
-	{
-		unsigned char *more = malloc(img_len + 20);
+	if (!fixture("threads.img", 5, false))
+		return;
+	if (read_buf(img, img_len, &ci))
+		tap_bail("threads.img invalid: %s", ci.error);
+	p = &ci.procs[0];
+	for (i = 0; i < p->nr_threads; i++) {
+		ok += p->threads[i].task.tgid == p->task.pid &&
+		      !strncmp(p->threads[i].task.comm, "worker-", 7);
+		ids += p->threads[i].task.pid != p->task.pid;
+	}
+	task2 = record_of(&ci, CKPT_HDR_TASK, 1);	/* the first thread's */
+	tree_pos = record_of(&ci, CKPT_HDR_TREE, 0);
+	tap_ok(ci.header.nr_tasks == 9 && ci.nr_tree == 9 && ci.nr_procs == 1 &&
+	       p->nr_entries == 9 && p->nr_threads == 8 && ok == 8 && ids == 8 && task2,
+	       "threads.img: %u tasks in the TREE record, %zu threads of process %d named worker-N",
+	       ci.header.nr_tasks, p->nr_threads, p->task.pid);
+	ci_free(&ci);
+	if (!task2 || !tree_pos)
+		tap_bail("threads.img has no thread TASK or no TREE record");
+	s32 = 1;
+	broken("a thread of another process", img_len,
+	       task2 + 16 + offsetof(struct ckpt_hdr_task, tgid), &s32, 4,
+	       "where the TREE record has");
+	v32 = 10;
+	broken("a header counting a task the image lacks", img_len,
+	       16 + offsetof(struct ckpt_hdr_header, nr_tasks), &v32, 4,
+	       "no TREE record of the header's 10 tasks");
+	v32 = 8;
+	broken("a header counting one task fewer", img_len,
+	       16 + offsetof(struct ckpt_hdr_header, nr_tasks), &v32, 4,
+	       "no TREE record of the header's 8 tasks");
+	broken("a TREE record counting one task fewer than the header", img_len,
+	       tree_pos + 16 + offsetof(struct ckpt_hdr_tree, nr_tasks), &v32, 4,
+	       "8 tasks and 1 live processes; the header says 9");
+}
 
-		memcpy(more, img, img_len);
-		memcpy(more + img_len, "checkpoint id 3\n\0\0\0\0", 20);
-		tap_ok(read_buf(more, img_len + 20, &ci) == 0 && ci.trailing == 20,
-		       "20 bytes after the tail: valid, noted");
+/* Each fixture reads as valid, and the command line takes it (4 results). */
+static void fixtures_valid(void)
+{
+	static const char *const names[] = { "counter.img", "files.img", "threads.img" };
+	struct ci_image ci;
+	char args[512];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (!fixture(names[i], 1, false))
+			continue;
+		read_buf(img, img_len, &ci);
+		tap_ok(ci.nr_records == ci.tail.nr_records + 1 && ci.nr_tree >= 1 &&
+		       ci.nr_procs == 1 && ci.pages > 0 && ci.procs[0].nr_fds > 0,
+		       "fixture %s reads as valid (%zu records, %llu pages, %zu fds)",
+		       names[i], ci.nr_records, (unsigned long long)ci.pages,
+		       ci.procs[0].nr_fds);
 		ci_free(&ci);
-		free(more);
 	}
+	if (!fixture("files.img", 1, false))
+		return;
+	snprintf(args, sizeof(args), "%scounter.img", fixtures);
+	i = run(args, NULL, 0);
+	snprintf(args, sizeof(args), "--json %sfiles.img", fixtures);
+	tap_ok(!i && !run(args, NULL, 0), "ckptinfo exits 0 on counter.img and --json files.img");
+}
 
-	tap_ok(run(FIXTURES "counter.img") == 0 && run("--json " FIXTURES "files.img") == 0,
-	       "ckptinfo exits 0 on valid images");
-	/* A valid image whose time no calendar holds (libFuzzer found gmtime() NULL). */
+/* tree.img: "tree count", the root, 2 children, 2 grandchildren each (1 result). */
+static void tree_fixture(void)
+{
+	size_t i, children = 0, grandchildren = 0;
+	char args[512], out[1 << 16];
+	struct ci_image ci;
+	int ret;
+
+	if (!fixture("tree.img", 1, true))
+		return;
+	read_buf(img, img_len, &ci);
+	for (i = 1; i < ci.nr_tree; i++) {
+		size_t p = ci_tree_find(&ci, ci.tree[i].ppid);
+
+		children += p == 0;
+		grandchildren += p != CI_NONE && p && ci.tree[p].ppid == ci.tree[0].pid;
+	}
+	snprintf(args, sizeof(args), "%stree.img", fixtures);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && ci.nr_tree == 7 && ci.nr_procs == 7 && children == 2 &&
+	       grandchildren == 4 && strstr(out, "tree: 7 processes, 7 tasks\n") &&
+	       count(out, "\ntask: pid ") == 7,
+	       "tree.img: 7 processes (root, %zu children, %zu grandchildren), ckptinfo shows 7 (exit %d)",
+	       children, grandchildren, ret);
+	ci_free(&ci);
+}
+
+int main(void)
+{
+	const char *dir = getenv("CKPTINFO_FIXTURES");
+
+	if (dir)
+		fixtures = dir;
+	tap_plan(TREE_RESULTS + 4 + 17 + 5 + 1 + 3);
+	tree_tests();
+	fixtures_valid();
+	counter();
+	threads();
+	tree_fixture();
+
+	tap_ok(run("tests/host/ckptinfo.c", NULL, 0) == 1,
+	       "ckptinfo exits 1 on a file that is not an image");
+	tap_ok(run("", NULL, 0) == 2 && run("/nonexistent", NULL, 0) == 2,
+	       "ckptinfo exits 2 on usage and I/O errors");
 	{
-		char path[] = "/tmp/ckptinfo-time-XXXXXX", args[64];
-		int fd = mkstemp(path);
-		FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+		char out[4096];
 
-		v64 = 0x7fffffffffffffffULL;
-		if (!f)
-			tap_bail("mkstemp: cannot write a temporary image");
-		fwrite(img, 1, 40, f);
-		fwrite(&v64, 1, 8, f);
-		fwrite(img + 48, 1, img_len - 48, f);
-		fclose(f);
-		snprintf(args, sizeof(args), "%s", path);
-		tap_ok(run(args) == 0, "an image dated beyond any calendar: summary printed, exit 0");
-		unlink(path);
+		tap_ok(run("--help", out, sizeof(out)) == 0 && strstr(out, "tree"),
+		       "ckptinfo --help exits 0 and tells of the tree");
 	}
-	tap_ok(run("tests/host/ckptinfo.c") == 1, "ckptinfo exits 1 on a file that is not an image");
-	tap_ok(run("") == 2 && run("/nonexistent") == 2, "ckptinfo exits 2 on usage and I/O errors");
 	free(img);
 	return tap_done();
 }

@@ -1,36 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading and checking a checkpoint image, record by record, from a file
- * or a pipe. Nothing in the image is trusted: every length is checked
- * before it is used, and nothing is allocated from it unbounded.
+ * or a pipe: the stream, the order of the records (HEADER ARCH TREE, each
+ * live process of the TREE record, TAIL), whose each record is (objrefs),
+ * and the image's own records. Nothing in the image is trusted: every
+ * length is checked before it is used, and nothing is allocated from it
+ * unbounded.
  */
-#include "image.h"
+#include "reader.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PAGE_SIZE	4096ULL
-#define MAX_META	(64 * 1024)	/* largest non-page payload read */
-#define MAX_PATH	4096
-#define MAX_FDS		(1 << 20)
-#define MAX_FILES	(1 << 20)
-#define MAX_VMAS	(1 << 20)
-#define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
-#define MAX_RECORDS	(1 << 24)
-#define MAX_PAGES_LEN	(16 + 512 * 8 + PAGE_SIZE + 512 * PAGE_SIZE)
-
-struct reader {
-	FILE *f;
-	struct ci_image *img;
-	uint64_t pos;			/* stream offset of the next byte */
-	struct ci_record rec;		/* the record being read */
-	bool keep;
-};
-
 static const char *const names[] = {
 	[CKPT_HDR_HEADER] = "HEADER", [CKPT_HDR_ARCH] = "ARCH",
-	[CKPT_HDR_TAIL] = "TAIL", [CKPT_HDR_TASK] = "TASK",
+	[CKPT_HDR_TAIL] = "TAIL", [CKPT_HDR_TREE] = "TREE",
+	[CKPT_HDR_TASK] = "TASK",
 	[CKPT_HDR_CPU] = "CPU", [CKPT_HDR_XSTATE] = "XSTATE",
 	[CKPT_HDR_SIGNAL] = "SIGNAL",
 	[CKPT_HDR_CREDS] = "CREDS",
@@ -84,8 +70,7 @@ const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref
 	return NULL;
 }
 
-/* Record what is wrong, with the offset and the record; always -1. */
-static int bad(struct reader *r, const char *fmt, ...)
+int rd_bad(struct reader *r, const char *fmt, ...)
 {
 	char what[200];
 	va_list ap;
@@ -100,69 +85,61 @@ static int bad(struct reader *r, const char *fmt, ...)
 	return -1;
 }
 
-static int get(struct reader *r, void *buf, size_t n)
+int rd_get(struct reader *r, void *buf, size_t n)
 {
 	size_t got = fread(buf, 1, n, r->f);
 
 	r->pos += got;
 	if (got != n)
-		return bad(r, "truncated: the image ends at offset %llu",
-			   (unsigned long long)r->pos);
+		return rd_bad(r, "truncated: the image ends at offset %llu",
+			      (unsigned long long)r->pos);
 	return 0;
 }
 
-/* Read and drop @n bytes; @zero: they must be zero (padding). */
-static int skip(struct reader *r, uint64_t n, bool zero)
+int rd_skip(struct reader *r, uint64_t n, bool zero)
 {
 	static char buf[65536];
 	size_t chunk, i;
 
 	while (n) {
 		chunk = n < sizeof(buf) ? n : sizeof(buf);
-		if (get(r, buf, chunk))
+		if (rd_get(r, buf, chunk))
 			return -1;
 		for (i = 0; zero && i < chunk; i++)
 			if (buf[i])
-				return bad(r, "non-zero padding at offset %llu",
-					   (unsigned long long)(r->pos - chunk + i));
+				return rd_bad(r, "non-zero padding at offset %llu",
+					      (unsigned long long)(r->pos - chunk + i));
 		n -= chunk;
 	}
 	return 0;
 }
 
-/* The whole payload of a metadata record, exactly @len bytes, plus padding. */
-static int payload(struct reader *r, void *buf, size_t len)
+int rd_payload(struct reader *r, void *buf, size_t len)
 {
 	if (r->rec.len != len)
-		return bad(r, "length %llu, expected %zu",
-			   (unsigned long long)r->rec.len, len);
-	if (get(r, buf, len))
+		return rd_bad(r, "length %llu, expected %zu",
+			      (unsigned long long)r->rec.len, len);
+	if (rd_get(r, buf, len))
 		return -1;
-	return skip(r, ((len + 7) & ~7ULL) - len, true);
+	return rd_skip(r, ((len + 7) & ~7ULL) - len, true);
 }
 
-/* The whole payload of the record in a new buffer, or NULL (error set). */
-static void *payload_alloc(struct reader *r)
+void *rd_payload_alloc(struct reader *r)
 {
 	void *buf = malloc(r->rec.len);
 
 	if (!buf) {
-		bad(r, "out of memory");
+		rd_bad(r, "out of memory");
 		return NULL;
 	}
-	if (payload(r, buf, r->rec.len)) {
+	if (rd_payload(r, buf, r->rec.len)) {
 		free(buf);
 		return NULL;
 	}
 	return buf;
 }
 
-/*
- * Room for one more element of @size in @arr (which holds *nr): the array,
- * possibly moved, with *nr counting the new element; NULL (nothing
- * changed) when out of memory or at @max.
- */
-static void *grow(void *arr, size_t *nr, size_t size, size_t max)
+void *rd_grow(void *arr, size_t *nr, size_t size, size_t max)
 {
 	void *p = arr;
 
@@ -177,195 +154,122 @@ static void *grow(void *arr, size_t *nr, size_t size, size_t max)
 	return p;
 }
 
+/* Add @ref to @s: 1 added, 0 there already, -1 out of memory. */
+static int objset_add(struct objset *s, uint32_t ref)
+{
+	size_t i, size = s->mask + 1;
+
+	if (2 * (s->n + 1) > size || !s->slot) {
+		struct objset bigger = { .n = 0 };
+
+		size = s->slot ? 2 * size : 64;
+		bigger.slot = calloc(size, sizeof(*bigger.slot));
+		if (!bigger.slot)
+			return -1;
+		bigger.mask = size - 1;
+		for (i = 0; s->slot && i <= s->mask; i++)
+			if (s->slot[i])
+				objset_add(&bigger, s->slot[i]);
+		free(s->slot);
+		*s = bigger;
+	}
+	for (i = (ref * 2654435761U) & s->mask; s->slot[i]; i = (i + 1) & s->mask)
+		if (s->slot[i] == ref)
+			return 0;
+	s->slot[i] = ref;
+	s->n++;
+	return 1;
+}
+
+/* The record's objref is a new one: an owner's (TASK, MM, files table) or a FILE's. */
+static int fresh(struct reader *r)
+{
+	int ret = r->rec.objref ? objset_add(&r->used, r->rec.objref) : 0;
+
+	if (ret < 0)
+		return rd_bad(r, "out of memory");
+	if (!ret)
+		return rd_bad(r, "objref %u is zero or already another object's",
+			      r->rec.objref);
+	return 0;
+}
+
+/* The record's objref is its owner's, @ref (0 for the image's own records). */
+static int owned(struct reader *r, uint32_t ref)
+{
+	if (r->rec.objref != ref)
+		return rd_bad(r, "objref %u is not its owner's (%u)", r->rec.objref, ref);
+	return 0;
+}
+
 static int read_header(struct reader *r)
 {
 	struct ckpt_hdr_header *h = &r->img->header;
 
 	if (r->rec.type != CKPT_HDR_HEADER)
-		return bad(r, "the image must start with a HEADER record (bad magic?)");
-	if (payload(r, h, sizeof(*h)))
+		return rd_bad(r, "the image must start with a HEADER record (bad magic?)");
+	if (rd_payload(r, h, sizeof(*h)))
 		return -1;
 	if (memcmp(h->magic, CKPT_MAGIC, sizeof(h->magic)))
-		return bad(r, "bad magic: not a checkpoint image");
+		return rd_bad(r, "bad magic: not a checkpoint image");
 	if (h->version != CKPT_FORMAT_VERSION)
-		return bad(r, "format version %u, this ckptinfo reads %u",
-			   h->version, CKPT_FORMAT_VERSION);
+		return rd_bad(r, "format version %u, this ckptinfo reads %u",
+			      h->version, CKPT_FORMAT_VERSION);
 	if (h->page_size != PAGE_SIZE)
-		return bad(r, "page size %u, expected 4096", h->page_size);
+		return rd_bad(r, "page size %u, expected 4096", h->page_size);
 	if (!h->nr_tasks || h->nr_tasks > MAX_TASKS)
-		return bad(r, "%u tasks", h->nr_tasks);
+		return rd_bad(r, "%u tasks", h->nr_tasks);
 	if (!memchr(h->release, 0, sizeof(h->release)) ||
 	    !memchr(h->version_str, 0, sizeof(h->version_str)) ||
 	    !memchr(h->machine, 0, sizeof(h->machine)))
-		return bad(r, "unterminated kernel release, version or machine");
+		return rd_bad(r, "unterminated kernel release, version or machine");
 	if (strcmp(h->machine, "x86_64"))
-		return bad(r, "machine \"%s\", not x86_64", h->machine);
-	return 0;
+		return rd_bad(r, "machine \"%s\", not x86_64", h->machine);
+	return owned(r, 0);
 }
 
-static int read_file(struct reader *r)
+static int read_arch(struct reader *r)
 {
 	struct ci_image *img = r->img;
-	struct ci_file *cf;
-	char *buf;
 
-	if (r->rec.len <= sizeof(cf->f) || r->rec.len > sizeof(cf->f) + MAX_PATH)
-		return bad(r, "length out of range for a FILE record");
-	if (!r->rec.objref || ci_file_by_ref(img, r->rec.objref))
-		return bad(r, "objref %u is zero or already used", r->rec.objref);
-	buf = payload_alloc(r);
-	if (!buf)
+	if (owned(r, 0) || rd_payload(r, &img->arch, sizeof(img->arch)))
 		return -1;
-	cf = grow(img->files, &img->nr_files, sizeof(*cf), MAX_FILES);
-	if (!cf) {
-		free(buf);
-		return bad(r, "too many files");
-	}
-	img->files = cf;
-	cf = &img->files[img->nr_files - 1];
-	memcpy(&cf->f, buf, sizeof(cf->f));
-	memmove(buf, buf + sizeof(cf->f), r->rec.len - sizeof(cf->f));
-	cf->path = buf;
-	cf->objref = r->rec.objref;
-	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
-	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
-	    buf[0] != '/') {
-		cf->path = NULL;
-		free(buf);
-		img->nr_files--;
-		return bad(r, "path length, termination or not absolute");
-	}
-	if (cf->f.f_pos < 0)
-		return bad(r, "negative file offset");
+	if (img->arch.xstate_size > MAX_META)
+		return rd_bad(r, "xstate size %u", img->arch.xstate_size);
 	return 0;
 }
 
-static int read_fd(struct reader *r)
+/* The TREE record: the header's nr_tasks entries, read as they come. */
+static int read_tree(struct reader *r)
 {
 	struct ci_image *img = r->img;
-	struct ckpt_hdr_fd d, *fds;
+	uint32_t n = img->header.nr_tasks, counts[2];
+	struct ckpt_tree_task *tree;
+	size_t have = 0, want;
+	char why[200];
 
-	if (payload(r, &d, sizeof(d)))
+	if (owned(r, 0))
 		return -1;
-	if (!ci_file_by_ref(img, d.file_objref))
-		return bad(r, "fd %u names objref %u, which no FILE record before it has",
-			   d.fd, d.file_objref);
-	if (d.flags & ~CKPT_FD_CLOEXEC)
-		return bad(r, "unknown fd flags %#x", d.flags);
-	if (img->nr_fds && d.fd <= img->fds[img->nr_fds - 1].fd)
-		return bad(r, "fd %u out of order", d.fd);
-	fds = grow(img->fds, &img->nr_fds, sizeof(d), MAX_FDS);
-	if (!fds)
-		return bad(r, "too many fds");
-	img->fds = fds;
-	img->fds[img->nr_fds - 1] = d;
-	return 0;
-}
-
-static int read_mm(struct reader *r)
-{
-	struct ckpt_hdr_mm *m = &r->img->mm;
-
-	if (payload(r, m, sizeof(*m)))
+	if (r->rec.len != sizeof(counts) + (uint64_t)n * sizeof(*tree))
+		return rd_bad(r, "no TREE record of the header's %u tasks", n);
+	if (rd_get(r, counts, sizeof(counts)))
 		return -1;
-	if (m->exe_objref && !ci_file_by_ref(r->img, m->exe_objref))
-		return bad(r, "executable objref %u has no FILE record", m->exe_objref);
-	if (m->nr_vmas > MAX_VMAS)
-		return bad(r, "%u VMAs", m->nr_vmas);
-	if (m->start_code > m->end_code || m->start_brk > m->brk ||
-	    m->arg_start > m->arg_end || m->env_start > m->env_end)
-		return bad(r, "inconsistent mm fields (a start after its end)");
-	return 0;
-}
-
-static int read_vma(struct reader *r)
-{
-	struct ci_image *img = r->img;
-	struct ckpt_hdr_vma v;
-	struct ci_vma *vmas;
-	uint64_t prev_end = img->nr_vmas ? img->vmas[img->nr_vmas - 1].v.end : 0;
-
-	if (payload(r, &v, sizeof(v)))
-		return -1;
-	if (v.start >= v.end || v.start % PAGE_SIZE || v.end % PAGE_SIZE ||
-	    v.start < prev_end)
-		return bad(r, "range %#llx-%#llx empty, unaligned or overlapping the one before",
-			   (unsigned long long)v.start, (unsigned long long)v.end);
-	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_VVAR)
-		return bad(r, "unknown VMA kind %u", v.kind);
-	if (v.kind == CKPT_VMA_FILE && !ci_file_by_ref(img, v.file_objref))
-		return bad(r, "file objref %u has no FILE record", v.file_objref);
-	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
-	    (v.nr_pages && v.kind != CKPT_VMA_ANON && v.kind != CKPT_VMA_FILE))
-		return bad(r, "%llu pages do not fit this VMA",
-			   (unsigned long long)v.nr_pages);
-	vmas = grow(img->vmas, &img->nr_vmas, sizeof(*vmas), MAX_VMAS);
-	if (!vmas)
-		return bad(r, "too many VMAs");
-	img->vmas = vmas;
-	img->vmas[img->nr_vmas - 1] = (struct ci_vma){ .v = v };
-	return 0;
-}
-
-static int read_pages(struct reader *r)
-{
-	struct ci_image *img = r->img;
-	struct ci_vma *cv = &img->vmas[img->nr_vmas - 1];
-	uint64_t start = r->pos, addr, last = 0, meta, i;
-	struct ckpt_hdr_pages hp;
-
-	if (r->rec.len < sizeof(hp))
-		return bad(r, "too short for a PAGES record");
-	if (get(r, &hp, sizeof(hp)))
-		return -1;
-	if (!hp.nr_pages || hp.nr_pages > 512)
-		return bad(r, "%llu pages in one record (1 to 512)",
-			   (unsigned long long)hp.nr_pages);
-	meta = sizeof(hp) + hp.nr_pages * 8;
-	if (hp.data_offset < meta || (start + hp.data_offset) % PAGE_SIZE ||
-	    hp.data_offset - meta >= PAGE_SIZE ||
-	    r->rec.len != hp.data_offset + hp.nr_pages * PAGE_SIZE)
-		return bad(r, "data offset %llu or length inconsistent with %llu pages",
-			   (unsigned long long)hp.data_offset,
-			   (unsigned long long)hp.nr_pages);
-	if (cv->pages + hp.nr_pages > cv->v.nr_pages)
-		return bad(r, "more pages than its VMA record says (%llu)",
-			   (unsigned long long)cv->v.nr_pages);
-	for (i = 0; i < hp.nr_pages; i++) {
-		if (get(r, &addr, sizeof(addr)))
+	if (counts[0] != n || !counts[1] || counts[1] > n)
+		return rd_bad(r, "%u tasks and %u live processes; the header says %u tasks",
+			      counts[0], counts[1], n);
+	img->tree_procs = counts[1];
+	while (have < n) {
+		want = have + (n - have < 4096 ? n - have : 4096);
+		tree = realloc(img->tree, want * sizeof(*tree));
+		if (!tree)
+			return rd_bad(r, "out of memory");
+		img->tree = tree;
+		if (rd_get(r, tree + have, (want - have) * sizeof(*tree)))
 			return -1;
-		if (addr < cv->v.start || addr >= cv->v.end || addr % PAGE_SIZE ||
-		    (i && addr <= last))
-			return bad(r, "page address %#llx outside its VMA or out of order",
-				   (unsigned long long)addr);
-		last = addr;
+		img->nr_tree = have = want;
 	}
-	cv->pages += hp.nr_pages;
-	img->pages += hp.nr_pages;
-	if (skip(r, hp.data_offset - meta, true))
-		return -1;
-	return skip(r, hp.nr_pages * PAGE_SIZE, false);
-}
-
-static int read_xstate(struct reader *r, uint64_t *features)
-{
-	struct ci_image *img = r->img;
-	unsigned char *buf;
-	uint64_t xcomp;
-
-	if (r->rec.len != img->arch.xstate_size || r->rec.len < 576)
-		return bad(r, "length %llu, the ARCH record says %u",
-			   (unsigned long long)r->rec.len, img->arch.xstate_size);
-	buf = payload_alloc(r);
-	if (!buf)
-		return -1;
-	memcpy(features, buf + 512, 8);
-	memcpy(&xcomp, buf + 520, 8);
-	free(buf);
-	img->xstate_len = r->rec.len;
-	if (*features & ~img->arch.xfeatures || xcomp)
-		return bad(r, "XSAVE header features %#llx beyond the ARCH record's, or compacted",
-			   (unsigned long long)*features);
+	if (ci_tree_check(img, why, sizeof(why)))
+		return rd_bad(r, "%s", why);
 	return 0;
 }
 
@@ -375,133 +279,124 @@ static int read_tail(struct reader *r)
 	struct ckpt_hdr_tail *t = &img->tail;
 	uint64_t nr = img->nr_records - 1, pos = r->rec.pos;
 
-	if (payload(r, t, sizeof(*t)))
+	if (owned(r, 0) || rd_payload(r, t, sizeof(*t)))
 		return -1;
 	if (memcmp(t->magic, CKPT_TAIL_MAGIC, sizeof(t->magic)))
-		return bad(r, "bad tail magic");
+		return rd_bad(r, "bad tail magic");
 	if (t->nr_records != nr || t->pos != pos)
-		return bad(r, "the tail says %llu records before offset %llu; there were %llu before offset %llu",
-			   (unsigned long long)t->nr_records,
-			   (unsigned long long)t->pos, (unsigned long long)nr,
-			   (unsigned long long)pos);
+		return rd_bad(r, "the tail says %llu records before offset %llu; there were %llu before offset %llu",
+			      (unsigned long long)t->nr_records,
+			      (unsigned long long)t->pos, (unsigned long long)nr,
+			      (unsigned long long)pos);
+	return 0;
+}
+
+/* A TASK record as restart reads it against its TREE entry @e. */
+static int read_task(struct reader *r, struct ckpt_hdr_task *t,
+		     const struct ckpt_tree_task *e)
+{
+	if (fresh(r) || rd_task(r, t))
+		return -1;
+	if (t->pid != e->pid || t->tgid != e->tgid)
+		return rd_bad(r, "task %d (tgid %d) where the TREE record has %d (tgid %d)",
+			      t->pid, t->tgid, e->pid, e->tgid);
+	r->task_ref = r->rec.objref;
+	return 0;
+}
+
+/* The leader's TASK record of the next live process of the TREE record. */
+static int read_process(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ci_proc *p;
+	size_t i = r->next_entry;
+
+	while (i < img->nr_tree && ci_entry_zombie(&img->tree[i]))
+		i++;		/* a zombie has no records */
+	if (i >= img->nr_tree)	/* ci_tree_check() counted them: never */
+		return rd_bad(r, "a process beyond the TREE record's");
+	p = rd_grow(img->procs, &img->nr_procs, sizeof(*p), img->tree_procs);
+	if (!p)
+		return rd_bad(r, "out of memory");
+	img->procs = p;
+	p = &img->procs[img->nr_procs - 1];
+	memset(p, 0, sizeof(*p));
+	p->entry = i;
+	for (i++; i < img->nr_tree && img->tree[i].tgid == img->tree[p->entry].pid; i++)
+		;
+	p->nr_entries = i - p->entry;
+	r->next_entry = i;
+	if (read_task(r, &p->task, &img->tree[p->entry]))
+		return -1;
+	p->task_objref = r->rec.objref;
+	return 0;
+}
+
+/* A thread's TASK record: the process's next TREE entry. */
+static int read_thread(struct reader *r, struct ci_proc *p)
+{
+	struct ci_thread *th;
+	uint32_t prev = r->task_ref;
+
+	th = rd_grow(p->threads, &p->nr_threads, sizeof(*th), MAX_TASKS);
+	if (!th)
+		return rd_bad(r, "too many threads");
+	p->threads = th;
+	th = &p->threads[p->nr_threads - 1];
+	memset(th, 0, sizeof(*th));
+	th->objref = r->rec.objref;
+	if (r->rec.objref <= prev)
+		return rd_bad(r, "objref %u is not above the task's before it (%u)",
+			      r->rec.objref, prev);
+	if (read_task(r, &th->task, &r->img->tree[p->entry + p->nr_threads]))
+		return -1;
+	if (th->task.flags || th->task.pid <= 1)
+		return rd_bad(r, "thread %d is not a thread of process %d",
+			      th->task.pid, p->task.pid);
 	return 0;
 }
 
 /* The record types allowed next, as restart reads them. */
 enum stage {
-	S_HEADER, S_ARCH, S_TASK, S_SIGNAL, S_CREDS, S_FILES, S_VMAS, S_XSTATE,
-	S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
+	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_CREDS, S_FILES, S_VMAS,
+	S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
 
-/* What restart checks of any TASK record, the leader's or a thread's. */
-static int read_task(struct reader *r, struct ckpt_hdr_task *t)
-{
-	const uint64_t top = 1ULL << 56;	/* above any x86_64 user address */
-	uint32_t mode;
-
-	if (!r->rec.objref)
-		return bad(r, "objref 0");
-	if (payload(r, t, sizeof(*t)))
-		return -1;
-	t->comm[sizeof(t->comm) - 1] = '\0';
-	if (t->pid <= 0 || t->flags & ~CKPT_TASK_SELF)
-		return bad(r, "pid %d, flags %#x", t->pid, t->flags);
-	mode = t->sas_ss_flags & ~(1U << 31);
-	if (mode > 2 || t->sas_ss_size >= top || t->sas_ss_sp >= top - t->sas_ss_size)
-		return bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
-			   (unsigned long long)t->sas_ss_sp,
-			   (unsigned long long)t->sas_ss_size, t->sas_ss_flags);
-	return 0;
-}
-
-/* A thread's TASK record: of the leader's process, its id once. */
-static int read_thread(struct reader *r)
+/* After a process's CPU and XSTATE: a thread, the next process or TAIL. */
+static int read_after_process(struct reader *r, enum stage *st)
 {
 	struct ci_image *img = r->img;
-	struct ci_thread *th;
-	size_t i;
+	struct ci_proc *p = &img->procs[img->nr_procs - 1];
+	bool threads_done = p->nr_threads + 1 >= p->nr_entries;
 
-	th = grow(img->threads, &img->nr_threads, sizeof(*th), MAX_TASKS);
-	if (!th)
-		return bad(r, "too many threads");
-	img->threads = th;
-	th = &img->threads[img->nr_threads - 1];
-	memset(th, 0, sizeof(*th));
-	th->objref = r->rec.objref;
-	if (read_task(r, &th->task))
-		return -1;
-	if (th->task.tgid != img->task.pid || th->task.pid == img->task.pid ||
-	    th->task.flags)
-		return bad(r, "thread %d is not a thread of process %d",
-			   th->task.pid, img->task.pid);
-	for (i = 0; i + 1 < img->nr_threads; i++)
-		if (img->threads[i].task.pid == th->task.pid)
-			return bad(r, "thread id %d twice", th->task.pid);
-	return 0;
-}
-
-/* What restart checks of a SIGNAL record. */
-static int read_signal(struct reader *r)
-{
-	struct ckpt_hdr_signal *s = &r->img->signal;
-	const uint64_t top = 1ULL << 56;	/* above any x86_64 user address */
-	int i;
-
-	if (payload(r, s, sizeof(*s)))
-		return -1;
-	if (s->nr_actions != CKPT_NSIG)
-		return bad(r, "%u signal actions, expected %u", s->nr_actions, CKPT_NSIG);
-	for (i = 0; i < CKPT_NSIG; i++) {
-		const struct ckpt_sigaction *a = &s->action[i];
-
-		if (a->handler >= top || a->restorer >= top)
-			return bad(r, "signal %d: handler or restorer %#llx is no user address",
-				   i + 1, (unsigned long long)(a->handler >= top ? a->handler : a->restorer));
-		if ((i + 1 == 9 || i + 1 == 19) && (a->handler || a->flags))
-			return bad(r, "signal %d (SIGKILL or SIGSTOP) has a handler", i + 1);
+	if (r->rec.type == CKPT_HDR_TASK) {
+		if (!threads_done) {
+			*st = S_THREAD_CPU;
+			return read_thread(r, p);
+		}
+		if (img->nr_procs < img->tree_procs) {
+			*st = S_SIGNAL;
+			return read_process(r);
+		}
+		return rd_bad(r, "a task beyond the TREE record's %zu", img->nr_tree);
 	}
-	return 0;
+	if (r->rec.type != CKPT_HDR_TAIL)
+		return 1;
+	*st = S_DONE;
+	if (!threads_done)
+		return rd_bad(r, "process %d: the TREE record has %zu tasks, the image %zu",
+			      p->task.pid, p->nr_entries, p->nr_threads + 1);
+	if (img->nr_procs < img->tree_procs)
+		return rd_bad(r, "the TREE record has %u live processes, the image %zu",
+			      img->tree_procs, img->nr_procs);
+	return read_tail(r);
 }
 
-/* What restart checks of a CREDS record's shape (not the caller's rights). */
-static int read_creds(struct reader *r)
-{
-	struct ci_image *img = r->img;
-	struct ckpt_hdr_creds *c = &img->creds;
-	const uint64_t caps = (1ULL << 41) - 1;	/* CAP_LAST_CAP 40 */
-	uint64_t n;
-	char *buf;
-
-	if (r->rec.len < sizeof(*c) || (r->rec.len - sizeof(*c)) % 4 ||
-	    (r->rec.len - sizeof(*c)) / 4 > 65536)
-		return bad(r, "length %llu is no CREDS record with up to 65536 groups",
-			   (unsigned long long)r->rec.len);
-	buf = payload_alloc(r);
-	if (!buf)
-		return -1;
-	memcpy(c, buf, sizeof(*c));
-	n = (r->rec.len - sizeof(*c)) / 4;
-	if (c->nr_groups != n) {
-		free(buf);
-		return bad(r, "%u groups, but room for %llu", c->nr_groups,
-			   (unsigned long long)n);
-	}
-	memmove(buf, buf + sizeof(*c), n * 4);
-	img->groups = (uint32_t *)buf;
-	if ((c->cap_inheritable | c->cap_permitted | c->cap_effective |
-	     c->cap_bset | c->cap_ambient) & ~caps)
-		return bad(r, "unknown capabilities");
-	if (c->flags & ~CKPT_CREDS_NO_NEW_PRIVS || c->__reserved)
-		return bad(r, "unknown flags %#x", c->flags);
-	if ((c->cap_effective & ~c->cap_permitted) ||
-	    (c->cap_ambient & ~(c->cap_permitted & c->cap_inheritable)))
-		return bad(r, "effective or ambient capabilities not permitted");
-	return 0;
-}
-
+/* 0 or -1: the record read; 1: not one that may come now. */
 static int read_record(struct reader *r, enum stage *st)
 {
 	struct ci_image *img = r->img;
+	struct ci_proc *p = img->nr_procs ? &img->procs[img->nr_procs - 1] : NULL;
 	uint32_t t = r->rec.type;
 
 	switch (*st) {
@@ -509,92 +404,90 @@ static int read_record(struct reader *r, enum stage *st)
 		*st = S_ARCH;
 		return read_header(r);
 	case S_ARCH:
+		*st = S_TREE;
+		return t == CKPT_HDR_ARCH ? read_arch(r) : 1;
+	case S_TREE:
 		*st = S_TASK;
-		if (t != CKPT_HDR_ARCH)
-			break;
-		if (payload(r, &img->arch, sizeof(img->arch)))
-			return -1;
-		if (img->arch.xstate_size > MAX_META)
-			return bad(r, "xstate size %u", img->arch.xstate_size);
-		return 0;
+		return t == CKPT_HDR_TREE ? read_tree(r) : 1;
 	case S_TASK:
 		*st = S_SIGNAL;
-		if (t != CKPT_HDR_TASK)
-			break;
-		img->task_objref = r->rec.objref;
-		if (read_task(r, &img->task))
-			return -1;
-		if (img->task.tgid != img->task.pid)
-			return bad(r, "the first task (%d) is not its process's leader (%d)",
-				   img->task.pid, img->task.tgid);
-		return 0;
+		return t == CKPT_HDR_TASK ? read_process(r) : 1;
 	case S_SIGNAL:
 		*st = S_CREDS;
 		if (t != CKPT_HDR_SIGNAL)
-			break;
-		return read_signal(r);
+			return 1;
+		return owned(r, p->task_objref) || rd_signal(r, &p->signal) ? -1 : 0;
 	case S_CREDS:
 		*st = S_FILES;
 		if (t != CKPT_HDR_CREDS)
-			break;
-		return read_creds(r);
+			return 1;
+		return owned(r, p->task_objref) || rd_creds(r, p) ? -1 : 0;
 	case S_FILES:
 		if (t == CKPT_HDR_FILE)
-			return read_file(r);
-		if (t == CKPT_HDR_FD)
-			return read_fd(r);
+			return fresh(r) || rd_file(r) ? -1 : 0;
+		if (t == CKPT_HDR_FD) {
+			if (p->files_objref ? owned(r, p->files_objref) : fresh(r))
+				return -1;
+			p->files_objref = r->rec.objref;
+			return rd_fd(r, p);
+		}
 		if (t != CKPT_HDR_MM)
-			break;
+			return 1;
 		*st = S_VMAS;
-		return read_mm(r);
+		if (fresh(r))
+			return -1;
+		p->mm_objref = r->rec.objref;
+		return rd_mm(r, p);
 	case S_VMAS:
-		if (t == CKPT_HDR_PAGES && img->nr_vmas)
-			return read_pages(r);
-		if (img->nr_vmas && img->vmas[img->nr_vmas - 1].pages !=
-				    img->vmas[img->nr_vmas - 1].v.nr_pages)
-			return bad(r, "the VMA before has %llu of its %llu pages",
-				   (unsigned long long)img->vmas[img->nr_vmas - 1].pages,
-				   (unsigned long long)img->vmas[img->nr_vmas - 1].v.nr_pages);
-		if (t == CKPT_HDR_VMA && img->nr_vmas < img->mm.nr_vmas)
-			return read_vma(r);
-		if (t != CKPT_HDR_CPU || img->nr_vmas != img->mm.nr_vmas)
-			break;
+		if (t == CKPT_HDR_PAGES && p->nr_vmas)
+			return owned(r, p->mm_objref) || rd_pages(r, p) ? -1 : 0;
+		if (p->nr_vmas && p->vmas[p->nr_vmas - 1].pages !=
+				  p->vmas[p->nr_vmas - 1].v.nr_pages)
+			return rd_bad(r, "the VMA before has %llu of its %llu pages",
+				      (unsigned long long)p->vmas[p->nr_vmas - 1].pages,
+				      (unsigned long long)p->vmas[p->nr_vmas - 1].v.nr_pages);
+		if (t == CKPT_HDR_VMA && p->nr_vmas < p->mm.nr_vmas)
+			return owned(r, p->mm_objref) || rd_vma(r, p) ? -1 : 0;
+		if (t != CKPT_HDR_CPU || p->nr_vmas != p->mm.nr_vmas)
+			return 1;
 		*st = S_XSTATE;
-		return payload(r, &img->cpu, sizeof(img->cpu));
+		return owned(r, p->task_objref) ||
+		       rd_payload(r, &p->cpu, sizeof(p->cpu)) ? -1 : 0;
 	case S_XSTATE:
 		*st = S_THREAD;
 		if (t != CKPT_HDR_XSTATE)
-			break;
-		return read_xstate(r, &img->xstate_features);
+			return 1;
+		return owned(r, p->task_objref) ||
+		       rd_xstate(r, &p->xstate_features) ? -1 : 0;
 	case S_THREAD:
-		if (t == CKPT_HDR_TASK && img->nr_threads + 1 < img->header.nr_tasks) {
-			*st = S_THREAD_CPU;
-			return read_thread(r);
-		}
-		if (t != CKPT_HDR_TAIL)
-			break;
-		*st = S_DONE;
-		if (img->nr_threads + 1 != img->header.nr_tasks)
-			return bad(r, "the header says %u tasks, the image has %zu",
-				   img->header.nr_tasks, img->nr_threads + 1);
-		return read_tail(r);
+		return read_after_process(r, st);
 	case S_THREAD_CPU:
 		*st = S_THREAD_XSTATE;
 		if (t != CKPT_HDR_CPU)
-			break;
-		return payload(r, &img->threads[img->nr_threads - 1].cpu,
-			       sizeof(img->threads[0].cpu));
+			return 1;
+		return owned(r, r->task_ref) ||
+		       rd_payload(r, &p->threads[p->nr_threads - 1].cpu,
+				  sizeof(p->threads[0].cpu)) ? -1 : 0;
 	case S_THREAD_XSTATE:
 		*st = S_THREAD;
 		if (t != CKPT_HDR_XSTATE)
-			break;
-		return read_xstate(r, &img->threads[img->nr_threads - 1].xstate_features);
+			return 1;
+		return owned(r, r->task_ref) ||
+		       rd_xstate(r, &p->threads[p->nr_threads - 1].xstate_features) ? -1 : 0;
 	case S_DONE:
 		break;
 	}
-	if (t >= sizeof(names) / sizeof(names[0]) || !names[t])
-		return bad(r, "unknown record type");
-	return bad(r, "not expected here (records must come as HEADER ARCH TASK SIGNAL CREDS (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)* TAIL)");
+	return 1;
+}
+
+static uint64_t max_len(uint32_t type)
+{
+	if (type == CKPT_HDR_PAGES)
+		return MAX_PAGES_LEN;
+	if (type == CKPT_HDR_TREE)
+		return sizeof(struct ckpt_hdr_tree) +
+		       (uint64_t)MAX_TASKS * sizeof(struct ckpt_tree_task);
+	return MAX_META;
 }
 
 int ci_read(FILE *f, struct ci_image *img, bool keep_records)
@@ -603,6 +496,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 	enum stage st = S_HEADER;
 	struct ckpt_hdr h;
 	size_t got;
+	int ret;
 
 	memset(img, 0, sizeof(*img));
 	while (st != S_DONE) {
@@ -611,48 +505,71 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 		r.pos += got;
 		if (got != sizeof(h)) {
 			if (!got && r.pos && st != S_HEADER)
-				return bad(&r, "the image ends without a TAIL record");
-			return bad(&r, "truncated record header: the image ends at offset %llu",
-				   (unsigned long long)r.pos);
+				rd_bad(&r, "the image ends without a TAIL record");
+			else
+				rd_bad(&r, "truncated record header: the image ends at offset %llu",
+				       (unsigned long long)r.pos);
+			goto fail;
 		}
 		r.rec = (struct ci_record){ .pos = r.rec.pos, .type = h.type,
 					   .objref = h.objref, .len = h.len };
-		if (h.len > MAX_META && h.type != CKPT_HDR_PAGES)
-			return bad(&r, "length beyond any record's");
-		if (h.type == CKPT_HDR_PAGES && h.len > MAX_PAGES_LEN)
-			return bad(&r, "length beyond a PAGES record's");
-		if (st == S_HEADER && h.type != CKPT_HDR_HEADER)
-			return bad(&r, "not a checkpoint image: it does not start with a HEADER record");
+		if (h.len > max_len(h.type)) {
+			rd_bad(&r, "length beyond any record's");
+			goto fail;
+		}
+		if (st == S_HEADER && h.type != CKPT_HDR_HEADER) {
+			rd_bad(&r, "not a checkpoint image: it does not start with a HEADER record");
+			goto fail;
+		}
 		img->nr_records++;
 		if (keep_records) {
-			struct ci_record *p = grow(img->records, &img->nr_kept,
-						   sizeof(*p), MAX_RECORDS);
+			struct ci_record *p = rd_grow(img->records, &img->nr_kept,
+						      sizeof(*p), MAX_RECORDS);
 
-			if (!p)
-				return bad(&r, "too many records");
+			if (!p) {
+				rd_bad(&r, "too many records");
+				goto fail;
+			}
 			img->records = p;
 			img->records[img->nr_kept - 1] = r.rec;
 		}
-		if (read_record(&r, &st))
-			return -1;
+		ret = read_record(&r, &st);
+		if (ret < 0)
+			goto fail;
+		if (ret > 0) {
+			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
+				rd_bad(&r, "unknown record type");
+			else
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+			goto fail;
+		}
 	}
 	img->size = r.pos;
 	while ((got = fread(&h, 1, sizeof(h), f)) > 0)
 		img->trailing += got;
+	free(r.used.slot);
 	return 0;
+fail:
+	free(r.used.slot);
+	return -1;
 }
 
 void ci_free(struct ci_image *img)
 {
 	size_t i;
 
+	for (i = 0; i < img->nr_procs; i++) {
+		free(img->procs[i].groups);
+		free(img->procs[i].threads);
+		free(img->procs[i].fds);
+		free(img->procs[i].vmas);
+	}
+	free(img->procs);
 	for (i = 0; i < img->nr_files; i++)
 		free(img->files[i].path);
 	free(img->files);
-	free(img->fds);
-	free(img->vmas);
+	free(img->tree);
+	free(img->tree_index);
 	free(img->records);
-	free(img->groups);
-	free(img->threads);
 	memset(img, 0, sizeof(*img));
 }

@@ -9,10 +9,13 @@
 #define CKPTINFO_IMAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <linux/checkpoint_hdr.h>
+
+#define CI_NONE ((size_t)-1)	/* no such TREE entry */
 
 struct ci_record {
 	uint64_t pos;
@@ -22,6 +25,7 @@ struct ci_record {
 
 struct ci_file {
 	uint32_t objref;
+	size_t proc;			/* the process whose records hold it */
 	struct ckpt_hdr_file f;
 	char *path;
 };
@@ -39,27 +43,44 @@ struct ci_thread {
 	uint64_t xstate_features;	/* XSAVE header xfeatures */
 };
 
-struct ci_image {
-	struct ckpt_hdr_header header;
-	struct ckpt_hdr_arch arch;
+/* A live process: its records, from its TASK to its last thread's XSTATE. */
+struct ci_proc {
+	size_t entry;			/* its leader's TREE entry */
+	size_t nr_entries;		/* its TREE entries: leader and threads */
 	struct ckpt_hdr_task task;
-	uint32_t task_objref;
+	uint32_t task_objref, mm_objref, files_objref;
 	struct ckpt_hdr_signal signal;
 	struct ckpt_hdr_creds creds;
 	uint32_t *groups;		/* creds.nr_groups supplementary groups */
 	struct ckpt_hdr_mm mm;
 	struct ckpt_hdr_cpu cpu;
-	uint64_t xstate_len, xstate_features;	/* XSAVE header xfeatures */
-	struct ckpt_hdr_tail tail;
-	struct ci_thread *threads;	/* header.nr_tasks - 1, image order */
+	uint64_t xstate_features;	/* XSAVE header xfeatures */
+	struct ci_thread *threads;	/* nr_entries - 1, image order */
 	size_t nr_threads;
 
-	struct ci_file *files;
-	size_t nr_files;
+	size_t nr_files;		/* FILE records among its records */
 	struct ckpt_hdr_fd *fds;
 	size_t nr_fds;
 	struct ci_vma *vmas;
 	size_t nr_vmas;
+	uint64_t pages;			/* in its PAGES records */
+};
+
+struct ci_image {
+	struct ckpt_hdr_header header;
+	struct ckpt_hdr_arch arch;
+	struct ckpt_tree_task *tree;	/* the TREE record's entries */
+	size_t nr_tree;
+	uint32_t tree_procs;		/* its nr_procs: the live processes */
+	uint32_t *tree_index;		/* tree.c: entries by pid (index + 1) */
+	size_t tree_mask;
+	struct ci_proc *procs;		/* the live processes, TREE order */
+	size_t nr_procs;
+	uint64_t xstate_len;
+	struct ckpt_hdr_tail tail;
+
+	struct ci_file *files;		/* every FILE record, image order */
+	size_t nr_files;
 	size_t nr_records;
 	struct ci_record *records;	/* kept when asked for */
 	size_t nr_kept;
@@ -82,6 +103,24 @@ enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int s
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
+
+/* tree.c: the TREE record's entries */
+/*
+ * The entries checked as restart checks them (ids unique, the root a live
+ * process, threads right after their leader, a parent before its
+ * children, zombies' statuses, sessions and groups); indexes them by pid.
+ * 0, or -1 with the reason in @why.
+ */
+int ci_tree_check(struct ci_image *img, char *why, size_t len);
+/* The entry of @pid, or CI_NONE. */
+size_t ci_tree_find(const struct ci_image *img, int32_t pid);
+/* Whether @code is a wait() status of exit() or of a fatal signal, no core. */
+bool ci_exit_code_valid(int32_t code);
+/* Whether TREE entry @e is a zombie's (exited, not reaped: no records). */
+static inline bool ci_entry_zombie(const struct ckpt_tree_task *e)
+{
+	return e->flags & CKPT_TREE_ZOMBIE;
+}
 
 /* print.c, json.c */
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs);

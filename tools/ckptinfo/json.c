@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ckptinfo --json: the summary's content as one JSON object (docs/ckptinfo.md). */
+/*
+ * ckptinfo --json: the summary's content as one JSON object
+ * (docs/ckptinfo.md): the image, the root process's keys at the top
+ * level, "tree" (every TREE entry) and "processes" (each live process
+ * with the same keys as the top level's).
+ */
 #include "image.h"
 
 #include <inttypes.h>
@@ -26,9 +31,9 @@ static void hex(FILE *out, uint64_t v)
 }
 
 /* "creds": {"uid": .., ..., "groups": [..], "cap_effective": "0x..", ...} */
-static void creds(FILE *out, const struct ci_image *img)
+static void creds(FILE *out, const struct ci_proc *p)
 {
-	const struct ckpt_hdr_creds *c = &img->creds;
+	const struct ckpt_hdr_creds *c = &p->creds;
 	const struct {
 		const char *name;
 		uint64_t v;
@@ -41,17 +46,17 @@ static void creds(FILE *out, const struct ci_image *img)
 	};
 	uint32_t i;
 
-	fprintf(out, "}, \"creds\": {\"uid\": %u, \"euid\": %u, \"suid\": %u, \"fsuid\": %u, "
+	fprintf(out, ", \"creds\": {\"uid\": %u, \"euid\": %u, \"suid\": %u, \"fsuid\": %u, "
 		"\"gid\": %u, \"egid\": %u, \"sgid\": %u, \"fsgid\": %u, \"groups\": [",
 		c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
 	for (i = 0; i < c->nr_groups; i++)
-		fprintf(out, "%s%u", i ? ", " : "", img->groups[i]);
+		fprintf(out, "%s%u", i ? ", " : "", p->groups[i]);
 	fputs("]", out);
 	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
 		fprintf(out, ", \"%s\": ", caps[i].name);
 		hex(out, caps[i].v);
 	}
-	fprintf(out, ", \"securebits\": %u, \"no_new_privs\": %s", c->securebits,
+	fprintf(out, ", \"securebits\": %u, \"no_new_privs\": %s}", c->securebits,
 		c->flags & CKPT_CREDS_NO_NEW_PRIVS ? "true" : "false");
 }
 
@@ -77,7 +82,7 @@ static void signals(FILE *out, const struct ckpt_hdr_signal *s,
 	const char *sep;
 	int i, kind;
 
-	fputs("}, \"signals\": {", out);
+	fputs(", \"signals\": {", out);
 	for (kind = 0; kind < 2; kind++) {
 		fputs(kind ? ", \"ignored\": [" : "\"caught\": [", out);
 		sep = "";
@@ -91,6 +96,7 @@ static void signals(FILE *out, const struct ckpt_hdr_signal *s,
 	}
 	fputs(", \"blocked\": ", out);
 	blocked_altstack(out, t);
+	fputc('}', out);
 }
 
 static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
@@ -111,37 +117,13 @@ static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
 	fputc('}', out);
 }
 
-void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool records)
+static void threads(FILE *out, const struct ci_proc *p, bool with_regs)
 {
-	const struct ckpt_hdr_header *h = &img->header;
-	const struct ckpt_hdr_mm *m = &img->mm;
-	char prot[5];
-	size_t i, j;
+	size_t i;
 
-	fprintf(out, "{\"format\": %u, \"crid\": %d, \"time\": %" PRId64 ", \"kernel\": {\"release\": ",
-		h->version, h->crid, (int64_t)h->time);
-	str(out, h->release);
-	fputs(", \"version\": ", out);
-	str(out, h->version_str);
-	fputs(", \"machine\": ", out);
-	str(out, h->machine);
-	fprintf(out, "}, \"arch\": {\"xfeatures\": ");
-	hex(out, img->arch.xfeatures);
-	fprintf(out, ", \"xstate_size\": %u, \"xfeatures_in_use\": ", img->arch.xstate_size);
-	hex(out, img->xstate_features);
-
-	fprintf(out, "}, \"task\": {\"pid\": %d, \"tgid\": %d, \"comm\": ",
-		img->task.pid, img->task.tgid);
-	str(out, img->task.comm);
-	fprintf(out, ", \"self\": %s", img->task.flags & CKPT_TASK_SELF ? "true" : "false");
-	if (with_regs)
-		regs(out, &img->cpu);
-	signals(out, &img->signal, &img->task);
-	creds(out, img);
-
-	fputs("}, \"threads\": [", out);
-	for (i = 0; i < img->nr_threads; i++) {
-		const struct ci_thread *th = &img->threads[i];
+	fputs(", \"threads\": [", out);
+	for (i = 0; i < p->nr_threads; i++) {
+		const struct ci_thread *th = &p->threads[i];
 
 		fprintf(out, "%s{\"tid\": %d, \"comm\": ", i ? ", " : "", th->task.pid);
 		str(out, th->task.comm);
@@ -156,6 +138,13 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 		fputc('}', out);
 	}
 	fputc(']', out);
+}
+
+static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
+{
+	const struct ckpt_hdr_mm *m = &p->mm;
+	char prot[5];
+	size_t i;
 
 	fputs(", \"mm\": {\"start_code\": ", out);
 	hex(out, m->start_code);
@@ -173,8 +162,8 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	else
 		fputs("null", out);
 	fputs(", \"vmas\": [", out);
-	for (i = 0; i < img->nr_vmas; i++) {
-		const struct ckpt_hdr_vma *v = &img->vmas[i].v;
+	for (i = 0; i < p->nr_vmas; i++) {
+		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
 
 		fprintf(out, "%s{\"start\": ", i ? ", " : "");
@@ -194,25 +183,97 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 		}
 		fputc('}', out);
 	}
+	fputs("]}", out);
+}
 
-	fputs("]}, \"fds\": [", out);
-	for (i = 0; i < img->nr_fds; i++) {
-		const struct ci_file *f = ci_file_by_ref(img, img->fds[i].file_objref);
+static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
+{
+	size_t i, j;
+
+	fputs(", \"fds\": [", out);
+	for (i = 0; i < p->nr_fds; i++) {
+		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
 		const char *sep = "";
 
-		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", img->fds[i].fd);
+		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", p->fds[i].fd);
 		str(out, f->path);
 		fprintf(out, ", \"flags\": %u, \"mode\": %u, \"pos\": %" PRId64
 			", \"cloexec\": %s, \"file\": %u, \"shared_with\": [",
 			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
-			img->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
+			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
-		for (j = 0; j < img->nr_fds; j++)
-			if (j != i && img->fds[j].file_objref == img->fds[i].file_objref) {
-				fprintf(out, "%s%u", sep, img->fds[j].fd);
+		for (j = 0; j < p->nr_fds; j++)
+			if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {
+				fprintf(out, "%s%u", sep, p->fds[j].fd);
 				sep = ", ";
 			}
 		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
+/* A process's keys, each after ", ": task signals creds threads mm fds. */
+static void process(FILE *out, const struct ci_image *img,
+		    const struct ci_proc *p, bool with_regs)
+{
+	fprintf(out, ", \"task\": {\"pid\": %d, \"tgid\": %d, \"comm\": ",
+		p->task.pid, p->task.tgid);
+	str(out, p->task.comm);
+	fprintf(out, ", \"self\": %s", p->task.flags & CKPT_TASK_SELF ? "true" : "false");
+	if (with_regs)
+		regs(out, &p->cpu);
+	fputc('}', out);
+	signals(out, &p->signal, &p->task);
+	creds(out, p);
+	threads(out, p, with_regs);
+	mm(out, img, p);
+	fds(out, img, p);
+}
+
+/* "tree": [{pid, tgid, ppid, pgid, sid, zombie, exit_code}, ...] */
+static void tree(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	fputs(", \"tree\": [", out);
+	for (i = 0; i < img->nr_tree; i++) {
+		const struct ckpt_tree_task *e = &img->tree[i];
+
+		fprintf(out, "%s{\"pid\": %d, \"tgid\": %d, \"ppid\": %d, \"pgid\": %d"
+			", \"sid\": %d, \"zombie\": %s, \"exit_code\": %d}", i ? ", " : "",
+			e->pid, e->tgid, e->ppid, e->pgid, e->sid,
+			ci_entry_zombie(e) ? "true" : "false", e->exit_code);
+	}
+	fputc(']', out);
+}
+
+void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool records)
+{
+	const struct ckpt_hdr_header *h = &img->header;
+	size_t i;
+
+	fprintf(out, "{\"format\": %u, \"crid\": %d, \"time\": %" PRId64 ", \"kernel\": {\"release\": ",
+		h->version, h->crid, (int64_t)h->time);
+	str(out, h->release);
+	fputs(", \"version\": ", out);
+	str(out, h->version_str);
+	fputs(", \"machine\": ", out);
+	str(out, h->machine);
+	fprintf(out, "}, \"arch\": {\"xfeatures\": ");
+	hex(out, img->arch.xfeatures);
+	fprintf(out, ", \"xstate_size\": %u, \"xfeatures_in_use\": ", img->arch.xstate_size);
+	hex(out, img->procs[0].xstate_features);
+	fputc('}', out);
+	process(out, img, &img->procs[0], with_regs);
+	tree(out, img);
+	fputs(", \"processes\": [", out);
+	for (i = 0; i < img->nr_procs; i++) {
+		fputs(i ? ", {" : "{", out);
+		/* the same keys, without the leading ", " */
+		fprintf(out, "\"xfeatures_in_use\": ");
+		hex(out, img->procs[i].xstate_features);
+		process(out, img, &img->procs[i], with_regs);
+		fputc('}', out);
 	}
 	fprintf(out, "], \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
 		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ckptinfo's human-readable output: the summary and --records. */
+/*
+ * ckptinfo's human-readable output: the summary (the image, the process
+ * tree, each live process's sections) and --records.
+ */
 #include "image.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <time.h>
 
 static void print_regs(FILE *out, const struct ckpt_hdr_cpu *c)
@@ -26,30 +30,30 @@ static void print_regs(FILE *out, const struct ckpt_hdr_cpu *c)
 		(uint64_t)c->gs_base);
 }
 
-/* The descriptors that share @fd's open file, as "shared with 1, 2". */
-static void print_shared(FILE *out, const struct ci_image *img, size_t i)
+/* The descriptors of @p that share its fd @i's open file: "shared with 1, 2". */
+static void print_shared(FILE *out, const struct ci_proc *p, size_t i)
 {
 	const char *sep = "  shared with ";
 	size_t j;
 
-	for (j = 0; j < img->nr_fds; j++)
-		if (j != i && img->fds[j].file_objref == img->fds[i].file_objref) {
-			fprintf(out, "%s%u", sep, img->fds[j].fd);
+	for (j = 0; j < p->nr_fds; j++)
+		if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {
+			fprintf(out, "%s%u", sep, p->fds[j].fd);
 			sep = ", ";
 		}
 }
 
 /* "creds: uid 1000 (all four), gid 1000 (all four), groups 1000 24, caps ..." */
-static void print_creds(FILE *out, const struct ci_image *img)
+static void print_creds(FILE *out, const struct ci_proc *p)
 {
-	const struct ckpt_hdr_creds *c = &img->creds;
+	const struct ckpt_hdr_creds *c = &p->creds;
 	uint32_t i;
 
 	fprintf(out, "creds: uid %u euid %u suid %u fsuid %u, gid %u egid %u sgid %u fsgid %u\n",
 		c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
 	fputs("  groups", out);
 	for (i = 0; i < c->nr_groups; i++)
-		fprintf(out, " %u", img->groups[i]);
+		fprintf(out, " %u", p->groups[i]);
 	fprintf(out, "%s\n  caps effective %#" PRIx64 " permitted %#" PRIx64
 		" inheritable %#" PRIx64 " ambient %#" PRIx64 " bounding %#" PRIx64
 		", securebits %#x%s\n", c->nr_groups ? "" : " none",
@@ -88,13 +92,13 @@ static void print_signals(FILE *out, const struct ckpt_hdr_signal *s,
 }
 
 /* "  thread 1235 "worker": blocked 0x0, altstack 0x...+8192, fs_base 0x..." */
-static void print_threads(FILE *out, const struct ci_image *img, bool regs)
+static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 {
 	size_t i;
 
-	fprintf(out, "threads: %zu besides the leader\n", img->nr_threads);
-	for (i = 0; i < img->nr_threads; i++) {
-		const struct ci_thread *th = &img->threads[i];
+	fprintf(out, "threads: %zu besides the leader\n", p->nr_threads);
+	for (i = 0; i < p->nr_threads; i++) {
+		const struct ci_thread *th = &p->threads[i];
 
 		fprintf(out, "  thread %d \"%s\": blocked %#" PRIx64, th->task.pid,
 			th->task.comm, (uint64_t)th->task.blocked);
@@ -109,41 +113,22 @@ static void print_threads(FILE *out, const struct ci_image *img, bool regs)
 	}
 }
 
-void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
+static void print_memory(FILE *out, const struct ci_image *img,
+			 const struct ci_proc *p)
 {
-	const struct ckpt_hdr_header *h = &img->header;
-	const struct ckpt_hdr_mm *m = &img->mm;
-	time_t t = h->time;
-	char when[64], prot[5];
-	struct tm *tm;
+	const struct ckpt_hdr_mm *m = &p->mm;
+	char prot[5];
 	size_t i;
-
-	tm = gmtime(&t);	/* NULL for a time no calendar holds */
-	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", tm))
-		snprintf(when, sizeof(when), "time %" PRIu64, (uint64_t)h->time);
-	fprintf(out, "image: format %u, crid %d, %s\n", h->version, h->crid, when);
-	fprintf(out, "kernel: %s %s %s\n", h->release, h->version_str, h->machine);
-	fprintf(out, "arch: xstate features %#" PRIx64 ", %u bytes (in use %#" PRIx64 ")\n",
-		(uint64_t)img->arch.xfeatures, img->arch.xstate_size,
-		img->xstate_features);
-	fprintf(out, "task: pid %d, comm \"%s\"%s\n", img->task.pid, img->task.comm,
-		img->task.flags & CKPT_TASK_SELF ? ", checkpointed itself" : "");
-	print_signals(out, &img->signal, &img->task);
-	print_creds(out, img);
-	if (regs)
-		print_regs(out, &img->cpu);
-	if (img->nr_threads)
-		print_threads(out, img, regs);
 
 	fprintf(out, "memory: %zu VMAs, %" PRIu64 " pages; code %#" PRIx64 "-%#" PRIx64
 		", brk %#" PRIx64 "-%#" PRIx64 ", stack %#" PRIx64 "\n",
-		img->nr_vmas, img->pages, (uint64_t)m->start_code,
+		p->nr_vmas, p->pages, (uint64_t)m->start_code,
 		(uint64_t)m->end_code, (uint64_t)m->start_brk, (uint64_t)m->brk,
 		(uint64_t)m->start_stack);
 	if (m->exe_objref)
 		fprintf(out, "  executable %s\n", ci_file_by_ref(img, m->exe_objref)->path);
-	for (i = 0; i < img->nr_vmas; i++) {
-		const struct ckpt_hdr_vma *v = &img->vmas[i].v;
+	for (i = 0; i < p->nr_vmas; i++) {
+		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
 
 		fprintf(out, "  %012" PRIx64 "-%012" PRIx64 " %s %-4s %6" PRIu64 " pages",
@@ -154,17 +139,175 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 			fprintf(out, "  %s @%#" PRIx64, f->path, (uint64_t)v->pgoff * 4096);
 		fputc('\n', out);
 	}
+}
 
-	fprintf(out, "files: %zu open files, %zu descriptors\n", img->nr_files, img->nr_fds);
-	for (i = 0; i < img->nr_fds; i++) {
-		const struct ci_file *f = ci_file_by_ref(img, img->fds[i].file_objref);
+/* Its descriptors; those on a file saved with an earlier process say whose. */
+static void print_files(FILE *out, const struct ci_image *img,
+			const struct ci_proc *p)
+{
+	size_t i, inherited = 0, me = p - img->procs;
 
-		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", img->fds[i].fd,
+	for (i = 0; i < p->nr_fds; i++)
+		inherited += ci_file_by_ref(img, p->fds[i].file_objref)->proc != me;
+	fprintf(out, "files: %zu open files, %zu descriptors", p->nr_files, p->nr_fds);
+	if (inherited)
+		fprintf(out, " (%zu on files saved with an earlier process)", inherited);
+	fputc('\n', out);
+	for (i = 0; i < p->nr_fds; i++) {
+		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
+
+		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
 			f->path, f->f.f_flags, (int64_t)f->f.f_pos,
-			img->fds[i].flags & CKPT_FD_CLOEXEC ? "  cloexec" : "");
-		print_shared(out, img, i);
+			p->fds[i].flags & CKPT_FD_CLOEXEC ? "  cloexec" : "");
+		print_shared(out, p, i);
+		if (f->proc != me)
+			fprintf(out, "  (saved with %d)", img->procs[f->proc].task.pid);
 		fputc('\n', out);
 	}
+}
+
+/* One live process's sections, from its "task:" line to its files. */
+static void print_process(FILE *out, const struct ci_image *img,
+			  const struct ci_proc *p, bool regs)
+{
+	fprintf(out, "task: pid %d, comm \"%s\"%s", p->task.pid, p->task.comm,
+		p->task.flags & CKPT_TASK_SELF ? ", checkpointed itself" : "");
+	if (p != img->procs)
+		fprintf(out, ", parent %d", img->tree[p->entry].ppid);
+	fputc('\n', out);
+	print_signals(out, &p->signal, &p->task);
+	print_creds(out, p);
+	if (regs)
+		print_regs(out, &p->cpu);
+	if (p->nr_threads)
+		print_threads(out, p, regs);
+	print_memory(out, img, p);
+	print_files(out, img, p);
+}
+
+#define TREE_DEPTH 32	/* drawn deeper than this: no more indentation */
+
+/* The tree's links: each process's parent, first child and next sibling. */
+struct links {
+	size_t *child, *sibling, *last, *proc;
+};
+
+static int links_make(const struct ci_image *img, struct links *l)
+{
+	size_t i, n = img->nr_tree, parent;
+
+	l->child = malloc(4 * n * sizeof(size_t));
+	if (!l->child)
+		return -1;
+	l->sibling = l->child + n;
+	l->last = l->sibling + n;
+	l->proc = l->last + n;
+	for (i = 0; i < 4 * n; i++)
+		l->child[i] = CI_NONE;
+	for (i = 0; i < img->nr_procs; i++)
+		l->proc[img->procs[i].entry] = i;
+	for (i = 1; i < n; i++) {
+		if (img->tree[i].tgid != img->tree[i].pid)
+			continue;
+		parent = ci_tree_find(img, img->tree[i].ppid);
+		if (l->last[parent] == CI_NONE)
+			l->child[parent] = i;
+		else
+			l->sibling[l->last[parent]] = i;
+		l->last[parent] = i;
+	}
+	return 0;
+}
+
+static void print_node(FILE *out, const struct ci_image *img,
+		       const struct links *l, size_t i)
+{
+	const struct ckpt_tree_task *e = &img->tree[i];
+	uint32_t st = e->exit_code;
+
+	if (!ci_entry_zombie(e)) {
+		const struct ci_proc *p = &img->procs[l->proc[i]];
+
+		fprintf(out, "%d \"%s\" pgid %d sid %d threads %zu\n", e->pid,
+			p->task.comm, e->pgid, e->sid, p->nr_entries);
+		return;
+	}
+	fprintf(out, "%d zombie (status %d) ", e->pid, e->exit_code);
+	if (st & 0x7f)
+		fprintf(out, "signal %u", st & 0x7f);
+	else
+		fprintf(out, "exit %u", st >> 8);
+	fprintf(out, " pgid %d sid %d\n", e->pgid, e->sid);
+}
+
+/* "tree: ..." then the processes drawn as pstree -A draws them. */
+static void print_tree(FILE *out, const struct ci_image *img)
+{
+	size_t i, n = 0, zombies = 0, depth, cur, *path;
+	bool more[TREE_DEPTH + 1];
+	struct links l;
+
+	for (i = 0; i < img->nr_tree; i++) {
+		n += img->tree[i].tgid == img->tree[i].pid;
+		zombies += ci_entry_zombie(&img->tree[i]);
+	}
+	fprintf(out, "tree: %zu process%s", n, n == 1 ? "" : "es");
+	if (zombies)
+		fprintf(out, " (%zu zombie%s)", zombies, zombies == 1 ? "" : "s");
+	fprintf(out, ", %zu task%s\n", img->nr_tree, img->nr_tree == 1 ? "" : "s");
+	path = malloc(img->nr_tree * sizeof(*path));
+	if (!path || links_make(img, &l)) {
+		free(path);
+		fputs("  (out of memory)\n", out);
+		return;
+	}
+	fputs("  ", out);
+	print_node(out, img, &l, 0);
+	path[0] = 0;
+	depth = 1;
+	cur = l.child[0];
+	for (;;) {
+		if (cur == CI_NONE) {
+			if (depth == 1)
+				break;
+			cur = l.sibling[path[--depth]];
+			continue;
+		}
+		fputs("  ", out);
+		for (i = 1; i < depth && i <= TREE_DEPTH; i++)
+			fputs(more[i] ? "| " : "  ", out);
+		fputs(l.sibling[cur] == CI_NONE ? "`-" : "|-", out);
+		if (depth > TREE_DEPTH)
+			fprintf(out, "[depth %zu] ", depth);
+		print_node(out, img, &l, cur);
+		if (depth <= TREE_DEPTH)
+			more[depth] = l.sibling[cur] != CI_NONE;
+		path[depth++] = cur;
+		cur = l.child[cur];
+	}
+	free(l.child);
+	free(path);
+}
+
+void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
+{
+	const struct ckpt_hdr_header *h = &img->header;
+	time_t t = h->time;
+	char when[64];
+	struct tm *tm;
+	size_t i;
+
+	tm = gmtime(&t);	/* NULL for a time no calendar holds */
+	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", tm))
+		snprintf(when, sizeof(when), "time %" PRIu64, (uint64_t)h->time);
+	fprintf(out, "image: format %u, crid %d, %s\n", h->version, h->crid, when);
+	fprintf(out, "kernel: %s %s %s\n", h->release, h->version_str, h->machine);
+	fprintf(out, "arch: xstate features %#" PRIx64 ", %u bytes (in use %#" PRIx64 ")\n",
+		(uint64_t)img->arch.xfeatures, img->arch.xstate_size,
+		img->procs[0].xstate_features);
+	print_tree(out, img);
+	for (i = 0; i < img->nr_procs; i++)
+		print_process(out, img, &img->procs[i], regs);
 	fprintf(out, "total: %zu records, %" PRIu64 " pages, %" PRIu64 " bytes\n",
 		img->nr_records, img->pages, img->size);
 	fprintf(out, "tail: ok at offset %" PRIu64 "\n", (uint64_t)img->tail.pos);

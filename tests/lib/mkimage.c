@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Synthetic checkpoint images for the host tests: see mkimage.h. */
+#include "mkimage.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XSTATE_SIZE	576	/* legacy area and XSAVE header: x87 and SSE */
+#define VMA_START	0x10000ULL
+
+struct out {
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t nr_records;
+	uint32_t next_ref;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (o->len + n > o->cap) {
+		o->cap = (o->len + n) * 2;
+		o->buf = realloc(o->buf, o->cap);
+		if (!o->buf)
+			abort();
+	}
+	if (p)
+		memcpy(o->buf + o->len, p, n);
+	else
+		memset(o->buf + o->len, 0, n);
+	o->len += n;
+}
+
+static void record(struct out *o, uint32_t type, uint32_t objref,
+		   const void *payload, size_t len)
+{
+	struct ckpt_hdr h = { .type = type, .objref = objref, .len = len };
+
+	put(o, &h, sizeof(h));
+	put(o, payload, len);
+	put(o, NULL, ((len + 7) & ~7UL) - len);
+	o->nr_records++;
+}
+
+/* One page of the VMA at VMA_START, its data at a 4096-byte stream offset. */
+static void pages(struct out *o, uint32_t mm_ref, int32_t pid)
+{
+	uint64_t meta = sizeof(struct ckpt_hdr_pages) + 8, start = o->len + 16;
+	uint64_t pad = (4096 - (start + meta) % 4096) % 4096;
+	struct ckpt_hdr_pages hp = { .nr_pages = 1, .data_offset = meta + pad };
+	unsigned char *payload = calloc(1, meta + pad + 4096);
+	uint64_t addr = VMA_START;
+
+	memcpy(payload, &hp, sizeof(hp));
+	memcpy(payload + sizeof(hp), &addr, 8);
+	memset(payload + meta + pad, pid & 0xff, 4096);
+	record(o, CKPT_HDR_PAGES, mm_ref, payload, meta + pad + 4096);
+	free(payload);
+}
+
+static void file(struct out *o, uint32_t objref, const char *path, uint32_t mode)
+{
+	struct ckpt_hdr_file f = { .f_flags = 02, .i_mode = mode,
+				   .path_len = strlen(path) + 1, .ino = 7 };
+	unsigned char buf[sizeof(f) + 64];
+
+	memcpy(buf, &f, sizeof(f));
+	memcpy(buf + sizeof(f), path, f.path_len);
+	record(o, CKPT_HDR_FILE, objref, buf, sizeof(f) + f.path_len);
+}
+
+static uint32_t task(struct out *o, const struct ckpt_tree_task *e)
+{
+	struct ckpt_hdr_task t = { .pid = e->pid, .tgid = e->tgid,
+				   .sas_ss_flags = 2 /* SS_DISABLE */ };
+	uint32_t ref = o->next_ref++;
+
+	snprintf(t.comm, sizeof(t.comm), e->pid == e->tgid ? "proc-%d" : "thread-%d",
+		 e->pid);
+	record(o, CKPT_HDR_TASK, ref, &t, sizeof(t));
+	return ref;
+}
+
+static void cpu_xstate(struct out *o, uint32_t task_ref)
+{
+	struct ckpt_hdr_cpu cpu = { .cs = 0x33, .ss = 0x2b, .flags = 0x202,
+				    .orig_ax = ~0ULL, .ip = 0x401000 };
+	unsigned char xstate[XSTATE_SIZE] = { 0 };
+	uint64_t features = 0x3;
+
+	memcpy(xstate + 512, &features, 8);
+	record(o, CKPT_HDR_CPU, task_ref, &cpu, sizeof(cpu));
+	record(o, CKPT_HDR_XSTATE, task_ref, xstate, sizeof(xstate));
+}
+
+/* A live process's records; *@null: the root's /dev/null FILE, once saved. */
+static void process(struct out *o, const struct ckpt_tree_task *e, uint32_t *null)
+{
+	struct ckpt_hdr_signal sig = { .nr_actions = CKPT_NSIG };
+	struct ckpt_hdr_creds creds = { 0 };
+	struct ckpt_hdr_mm mm = { .nr_vmas = 1 };
+	struct ckpt_hdr_vma vma = { .start = VMA_START, .end = VMA_START + 0x1000,
+				    .vm_flags = 0x3, .kind = CKPT_VMA_ANON,
+				    .nr_pages = 1 };
+	struct ckpt_hdr_fd fd = { 0 };
+	uint32_t task_ref = task(o, e), files_ref, own, mm_ref;
+	char path[64];
+
+	record(o, CKPT_HDR_SIGNAL, task_ref, &sig, sizeof(sig));
+	record(o, CKPT_HDR_CREDS, task_ref, &creds, sizeof(creds));
+	files_ref = o->next_ref++;
+	if (!*null) {
+		*null = o->next_ref++;
+		file(o, *null, "/dev/null", S_IFCHR | 0666);
+	}
+	own = o->next_ref++;
+	snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
+	file(o, own, path, S_IFREG | 0644);
+	fd.file_objref = *null;
+	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	fd.fd = 1;
+	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	fd.fd = 3;
+	fd.file_objref = own;
+	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	mm_ref = o->next_ref++;
+	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
+	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
+	pages(o, mm_ref, e->pid);
+	cpu_xstate(o, task_ref);
+}
+
+unsigned char *mk_image(const struct mk_spec *s, size_t *len)
+{
+	const struct ckpt_tree_task *recs = s->recs ? s->recs : s->tree;
+	size_t nr_recs = s->recs ? s->nr_recs : s->nr_tree, i;
+	struct ckpt_hdr_header h = { .magic = CKPT_MAGIC,
+				     .version = CKPT_FORMAT_VERSION,
+				     .page_size = 4096, .time = 1700000000,
+				     .crid = 1, .release = "6.12.0",
+				     .version_str = "#1", .machine = "x86_64" };
+	struct ckpt_hdr_arch arch = { .xfeatures = 0x3, .xstate_size = XSTATE_SIZE };
+	struct ckpt_hdr_tail tail = { .magic = CKPT_TAIL_MAGIC };
+	struct ckpt_hdr_tree tree = { .nr_tasks = s->nr_tasks, .nr_procs = s->nr_procs };
+	struct out o = { .next_ref = 1 };
+	uint32_t null = 0;
+	unsigned char *payload;
+	bool live = false;
+
+	h.nr_tasks = s->nr_tasks ? s->nr_tasks : s->nr_tree;
+	if (!tree.nr_tasks)
+		tree.nr_tasks = s->nr_tree;
+	for (i = 0; !s->nr_procs && i < s->nr_tree; i++)
+		tree.nr_procs += s->tree[i].pid == s->tree[i].tgid &&
+				 !(s->tree[i].flags & CKPT_TREE_ZOMBIE);
+	record(&o, CKPT_HDR_HEADER, 0, &h, sizeof(h));
+	record(&o, CKPT_HDR_ARCH, 0, &arch, sizeof(arch));
+	payload = malloc(sizeof(tree) + s->nr_tree * sizeof(*s->tree));
+	memcpy(payload, &tree, sizeof(tree));
+	memcpy(payload + sizeof(tree), s->tree, s->nr_tree * sizeof(*s->tree));
+	record(&o, CKPT_HDR_TREE, 0, payload, sizeof(tree) + s->nr_tree * sizeof(*s->tree));
+	free(payload);
+	for (i = 0; i < nr_recs; i++) {
+		const struct ckpt_tree_task *e = &recs[i];
+
+		if (e->pid == e->tgid) {
+			live = !(e->flags & CKPT_TREE_ZOMBIE);
+			if (live)
+				process(&o, e, &null);
+		} else if (live) {
+			cpu_xstate(&o, task(&o, e));
+		}
+	}
+	tail.nr_records = o.nr_records;
+	tail.pos = o.len;
+	record(&o, CKPT_HDR_TAIL, 0, &tail, sizeof(tail));
+	*len = o.len;
+	return o.buf;
+}
+
+const char *mk_file(const unsigned char *buf, size_t len)
+{
+	static char path[64];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/ckptinfo-test-XXXXXX");
+	fd = mkstemp(path);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
+		return NULL;
+	return path;
+}

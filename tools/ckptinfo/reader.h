@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The image reader's insides, shared by image.c (the stream, the record
+ * order, objrefs, the image's own records) and records.c (a process's
+ * records). Not for the printers.
+ */
+#ifndef CKPTINFO_READER_H
+#define CKPTINFO_READER_H
+
+#include "image.h"
+
+#define PAGE_SIZE	4096ULL
+#define MAX_META	(64 * 1024)	/* largest non-page, non-TREE payload read */
+#define MAX_PATH	4096
+#define MAX_FDS		(1 << 20)
+#define MAX_FILES	(1 << 20)
+#define MAX_VMAS	(1 << 20)
+#define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
+#define MAX_RECORDS	(1 << 24)
+#define MAX_PAGES_LEN	(16 + 512 * 8 + PAGE_SIZE + 512 * PAGE_SIZE)
+
+/* A set of objrefs (never 0), open addressing. */
+struct objset {
+	uint32_t *slot;
+	size_t mask, n;
+};
+
+struct reader {
+	FILE *f;
+	struct ci_image *img;
+	uint64_t pos;			/* stream offset of the next byte */
+	struct ci_record rec;		/* the record being read */
+	bool keep;
+	struct objset used;		/* every owner's and FILE's objref so far */
+	uint32_t task_ref;		/* the last TASK record's objref */
+	size_t next_entry;		/* TREE entry after the last process's */
+};
+
+/* Record what is wrong, with the offset and the record; always -1. */
+int rd_bad(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int rd_get(struct reader *r, void *buf, size_t n);
+/* Read and drop @n bytes; @zero: they must be zero (padding). */
+int rd_skip(struct reader *r, uint64_t n, bool zero);
+/* The whole payload of a metadata record, exactly @len bytes, plus padding. */
+int rd_payload(struct reader *r, void *buf, size_t len);
+/* The whole payload of the record in a new buffer, or NULL (error set). */
+void *rd_payload_alloc(struct reader *r);
+/*
+ * Room for one more element of @size in @arr (which holds *nr): the array,
+ * possibly moved, with *nr counting the new element; NULL (nothing
+ * changed) when out of memory or at @max.
+ */
+void *rd_grow(void *arr, size_t *nr, size_t size, size_t max);
+
+/* records.c: a process's records, checked as restart checks them */
+int rd_task(struct reader *r, struct ckpt_hdr_task *t);
+int rd_signal(struct reader *r, struct ckpt_hdr_signal *s);
+int rd_creds(struct reader *r, struct ci_proc *p);
+int rd_file(struct reader *r);
+int rd_fd(struct reader *r, struct ci_proc *p);
+int rd_mm(struct reader *r, struct ci_proc *p);
+int rd_vma(struct reader *r, struct ci_proc *p);
+int rd_pages(struct reader *r, struct ci_proc *p);
+int rd_xstate(struct reader *r, uint64_t *features);
+
+#endif /* CKPTINFO_READER_H */

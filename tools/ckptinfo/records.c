@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A process's records (TASK SIGNAL CREDS FILE FD MM VMA PAGES XSTATE),
+ * each checked as restart checks it. Their order and objrefs are
+ * image.c's.
+ */
+#include "reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define USER_TOP	(1ULL << 56)	/* above any x86_64 user address */
+
+/* What restart checks of any TASK record, a leader's or a thread's. */
+int rd_task(struct reader *r, struct ckpt_hdr_task *t)
+{
+	uint32_t mode;
+
+	if (rd_payload(r, t, sizeof(*t)))
+		return -1;
+	t->comm[sizeof(t->comm) - 1] = '\0';
+	if (t->pid <= 0 || t->flags & ~CKPT_TASK_SELF)
+		return rd_bad(r, "pid %d, flags %#x", t->pid, t->flags);
+	mode = t->sas_ss_flags & ~(1U << 31);
+	if (mode > 2 || t->sas_ss_size >= USER_TOP ||
+	    t->sas_ss_sp >= USER_TOP - t->sas_ss_size)
+		return rd_bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
+			      (unsigned long long)t->sas_ss_sp,
+			      (unsigned long long)t->sas_ss_size, t->sas_ss_flags);
+	return 0;
+}
+
+/* What restart checks of a SIGNAL record. */
+int rd_signal(struct reader *r, struct ckpt_hdr_signal *s)
+{
+	int i;
+
+	if (rd_payload(r, s, sizeof(*s)))
+		return -1;
+	if (s->nr_actions != CKPT_NSIG)
+		return rd_bad(r, "%u signal actions, expected %u", s->nr_actions, CKPT_NSIG);
+	for (i = 0; i < CKPT_NSIG; i++) {
+		const struct ckpt_sigaction *a = &s->action[i];
+
+		if (a->handler >= USER_TOP || a->restorer >= USER_TOP)
+			return rd_bad(r, "signal %d: handler or restorer %#llx is no user address",
+				      i + 1, (unsigned long long)(a->handler >= USER_TOP ?
+								  a->handler : a->restorer));
+		if ((i + 1 == 9 || i + 1 == 19) && (a->handler || a->flags))
+			return rd_bad(r, "signal %d (SIGKILL or SIGSTOP) has a handler", i + 1);
+	}
+	return 0;
+}
+
+/* What restart checks of a CREDS record's shape (not the caller's rights). */
+int rd_creds(struct reader *r, struct ci_proc *p)
+{
+	struct ckpt_hdr_creds *c = &p->creds;
+	const uint64_t caps = (1ULL << 41) - 1;	/* CAP_LAST_CAP 40 */
+	uint64_t n;
+	char *buf;
+
+	if (r->rec.len < sizeof(*c) || (r->rec.len - sizeof(*c)) % 4 ||
+	    (r->rec.len - sizeof(*c)) / 4 > 65536)
+		return rd_bad(r, "length %llu is no CREDS record with up to 65536 groups",
+			      (unsigned long long)r->rec.len);
+	buf = rd_payload_alloc(r);
+	if (!buf)
+		return -1;
+	memcpy(c, buf, sizeof(*c));
+	n = (r->rec.len - sizeof(*c)) / 4;
+	if (c->nr_groups != n) {
+		free(buf);
+		return rd_bad(r, "%u groups, but room for %llu", c->nr_groups,
+			      (unsigned long long)n);
+	}
+	memmove(buf, buf + sizeof(*c), n * 4);
+	p->groups = (uint32_t *)buf;
+	if ((c->cap_inheritable | c->cap_permitted | c->cap_effective |
+	     c->cap_bset | c->cap_ambient) & ~caps)
+		return rd_bad(r, "unknown capabilities");
+	if (c->flags & ~CKPT_CREDS_NO_NEW_PRIVS || c->__reserved)
+		return rd_bad(r, "unknown flags %#x", c->flags);
+	if ((c->cap_effective & ~c->cap_permitted) ||
+	    (c->cap_ambient & ~(c->cap_permitted & c->cap_inheritable)))
+		return rd_bad(r, "effective or ambient capabilities not permitted");
+	return 0;
+}
+
+/* A FILE record: the image's, named by this process and any later one. */
+int rd_file(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ci_file *cf;
+	char *buf;
+
+	if (r->rec.len <= sizeof(cf->f) || r->rec.len > sizeof(cf->f) + MAX_PATH)
+		return rd_bad(r, "length out of range for a FILE record");
+	buf = rd_payload_alloc(r);
+	if (!buf)
+		return -1;
+	cf = rd_grow(img->files, &img->nr_files, sizeof(*cf), MAX_FILES);
+	if (!cf) {
+		free(buf);
+		return rd_bad(r, "too many files");
+	}
+	img->files = cf;
+	cf = &img->files[img->nr_files - 1];
+	memcpy(&cf->f, buf, sizeof(cf->f));
+	memmove(buf, buf + sizeof(cf->f), r->rec.len - sizeof(cf->f));
+	cf->path = buf;
+	cf->objref = r->rec.objref;
+	cf->proc = img->nr_procs - 1;
+	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
+	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
+	    buf[0] != '/') {
+		cf->path = NULL;
+		free(buf);
+		img->nr_files--;
+		return rd_bad(r, "path length, termination or not absolute");
+	}
+	img->procs[img->nr_procs - 1].nr_files++;
+	if (cf->f.f_pos < 0)
+		return rd_bad(r, "negative file offset");
+	return 0;
+}
+
+int rd_fd(struct reader *r, struct ci_proc *p)
+{
+	struct ckpt_hdr_fd d, *fds;
+
+	if (rd_payload(r, &d, sizeof(d)))
+		return -1;
+	if (!ci_file_by_ref(r->img, d.file_objref))
+		return rd_bad(r, "fd %u names objref %u, which no FILE record before it has",
+			      d.fd, d.file_objref);
+	if (d.flags & ~CKPT_FD_CLOEXEC)
+		return rd_bad(r, "unknown fd flags %#x", d.flags);
+	if (p->nr_fds && d.fd <= p->fds[p->nr_fds - 1].fd)
+		return rd_bad(r, "fd %u out of order", d.fd);
+	fds = rd_grow(p->fds, &p->nr_fds, sizeof(d), MAX_FDS);
+	if (!fds)
+		return rd_bad(r, "too many fds");
+	p->fds = fds;
+	p->fds[p->nr_fds - 1] = d;
+	return 0;
+}
+
+int rd_mm(struct reader *r, struct ci_proc *p)
+{
+	struct ckpt_hdr_mm *m = &p->mm;
+
+	if (rd_payload(r, m, sizeof(*m)))
+		return -1;
+	if (m->exe_objref && !ci_file_by_ref(r->img, m->exe_objref))
+		return rd_bad(r, "executable objref %u has no FILE record", m->exe_objref);
+	if (m->nr_vmas > MAX_VMAS)
+		return rd_bad(r, "%u VMAs", m->nr_vmas);
+	if (m->start_code > m->end_code || m->start_brk > m->brk ||
+	    m->arg_start > m->arg_end || m->env_start > m->env_end)
+		return rd_bad(r, "inconsistent mm fields (a start after its end)");
+	return 0;
+}
+
+int rd_vma(struct reader *r, struct ci_proc *p)
+{
+	uint64_t prev_end = p->nr_vmas ? p->vmas[p->nr_vmas - 1].v.end : 0;
+	struct ckpt_hdr_vma v;
+	struct ci_vma *vmas;
+
+	if (rd_payload(r, &v, sizeof(v)))
+		return -1;
+	if (v.start >= v.end || v.start % PAGE_SIZE || v.end % PAGE_SIZE ||
+	    v.start < prev_end)
+		return rd_bad(r, "range %#llx-%#llx empty, unaligned or overlapping the one before",
+			      (unsigned long long)v.start, (unsigned long long)v.end);
+	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_VVAR)
+		return rd_bad(r, "unknown VMA kind %u", v.kind);
+	if (v.kind == CKPT_VMA_FILE && !ci_file_by_ref(r->img, v.file_objref))
+		return rd_bad(r, "file objref %u has no FILE record", v.file_objref);
+	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
+	    (v.nr_pages && v.kind != CKPT_VMA_ANON && v.kind != CKPT_VMA_FILE))
+		return rd_bad(r, "%llu pages do not fit this VMA",
+			      (unsigned long long)v.nr_pages);
+	vmas = rd_grow(p->vmas, &p->nr_vmas, sizeof(*vmas), MAX_VMAS);
+	if (!vmas)
+		return rd_bad(r, "too many VMAs");
+	p->vmas = vmas;
+	p->vmas[p->nr_vmas - 1] = (struct ci_vma){ .v = v };
+	return 0;
+}
+
+int rd_pages(struct reader *r, struct ci_proc *p)
+{
+	struct ci_vma *cv = &p->vmas[p->nr_vmas - 1];
+	uint64_t start = r->pos, addr, last = 0, meta, i;
+	struct ckpt_hdr_pages hp;
+
+	if (r->rec.len < sizeof(hp))
+		return rd_bad(r, "too short for a PAGES record");
+	if (rd_get(r, &hp, sizeof(hp)))
+		return -1;
+	if (!hp.nr_pages || hp.nr_pages > 512)
+		return rd_bad(r, "%llu pages in one record (1 to 512)",
+			      (unsigned long long)hp.nr_pages);
+	meta = sizeof(hp) + hp.nr_pages * 8;
+	if (hp.data_offset < meta || (start + hp.data_offset) % PAGE_SIZE ||
+	    hp.data_offset - meta >= PAGE_SIZE ||
+	    r->rec.len != hp.data_offset + hp.nr_pages * PAGE_SIZE)
+		return rd_bad(r, "data offset %llu or length inconsistent with %llu pages",
+			      (unsigned long long)hp.data_offset,
+			      (unsigned long long)hp.nr_pages);
+	if (cv->pages + hp.nr_pages > cv->v.nr_pages)
+		return rd_bad(r, "more pages than its VMA record says (%llu)",
+			      (unsigned long long)cv->v.nr_pages);
+	for (i = 0; i < hp.nr_pages; i++) {
+		if (rd_get(r, &addr, sizeof(addr)))
+			return -1;
+		if (addr < cv->v.start || addr >= cv->v.end || addr % PAGE_SIZE ||
+		    (i && addr <= last))
+			return rd_bad(r, "page address %#llx outside its VMA or out of order",
+				      (unsigned long long)addr);
+		last = addr;
+	}
+	cv->pages += hp.nr_pages;
+	p->pages += hp.nr_pages;
+	r->img->pages += hp.nr_pages;
+	if (rd_skip(r, hp.data_offset - meta, true))
+		return -1;
+	return rd_skip(r, hp.nr_pages * PAGE_SIZE, false);
+}
+
+int rd_xstate(struct reader *r, uint64_t *features)
+{
+	struct ci_image *img = r->img;
+	unsigned char *buf;
+	uint64_t xcomp;
+
+	if (r->rec.len != img->arch.xstate_size || r->rec.len < 576)
+		return rd_bad(r, "length %llu, the ARCH record says %u",
+			      (unsigned long long)r->rec.len, img->arch.xstate_size);
+	buf = rd_payload_alloc(r);
+	if (!buf)
+		return -1;
+	memcpy(features, buf + 512, 8);
+	memcpy(&xcomp, buf + 520, 8);
+	free(buf);
+	img->xstate_len = r->rec.len;
+	if (*features & ~img->arch.xfeatures || xcomp)
+		return rd_bad(r, "XSAVE header features %#llx beyond the ARCH record's, or compacted",
+			      (unsigned long long)*features);
+	return 0;
+}
