@@ -106,6 +106,9 @@ struct field {
 
 #define F(t, st, m) { t, offsetof(struct st, m), sizeof(((struct st *)0)->m) }
 #define FI(t, st, m, i) { t, offsetof(struct st, m[i]), sizeof(((struct st *)0)->m[i]) }
+/* A field of the TREE record's first entry: the root's (the image's only one). */
+#define FT(m) { CKPT_HDR_TREE, offsetof(struct ckpt_hdr_tree, tasks) + \
+		offsetof(struct ckpt_tree_task, m), sizeof(((struct ckpt_tree_task *)0)->m) }
 
 /* Every field restart judges (or must survive), per record type. */
 static const struct field fields[] = {
@@ -113,11 +116,21 @@ static const struct field fields[] = {
 	F(CKPT_HDR_HEADER, ckpt_hdr_header, page_size),
 	F(CKPT_HDR_HEADER, ckpt_hdr_header, flags),
 	F(CKPT_HDR_HEADER, ckpt_hdr_header, crid),
-	F(CKPT_HDR_HEADER, ckpt_hdr_header, nr_tasks),
+	F(CKPT_HDR_HEADER, ckpt_hdr_header, nr_tasks),	/* the TREE record's entries */
 	FI(CKPT_HDR_HEADER, ckpt_hdr_header, __pad, 4),
 	F(CKPT_HDR_ARCH, ckpt_hdr_arch, __reserved),
 	F(CKPT_HDR_ARCH, ckpt_hdr_arch, xfeatures),
 	F(CKPT_HDR_ARCH, ckpt_hdr_arch, xstate_size),
+	F(CKPT_HDR_TREE, ckpt_hdr_tree, nr_tasks),
+	F(CKPT_HDR_TREE, ckpt_hdr_tree, nr_procs),
+	FT(pid),
+	FT(tgid),
+	FT(ppid),
+	FT(pgid),
+	FT(sid),
+	FT(flags),
+	FT(exit_code),
+	FT(__reserved),
 	F(CKPT_HDR_TASK, ckpt_hdr_task, pid),
 	F(CKPT_HDR_TASK, ckpt_hdr_task, flags),
 	F(CKPT_HDR_TASK, ckpt_hdr_task, robust_list),
@@ -425,6 +438,21 @@ static const struct strict stricts[] = {
 	{ "HEADER flags", CKPT_HDR_HEADER, 0, P(ckpt_hdr_header, flags), 8, 1 },
 	{ "HEADER padding", CKPT_HDR_HEADER, 0, P(ckpt_hdr_header, __pad), 1, 1 },
 	{ "ARCH reserved", CKPT_HDR_ARCH, 0, P(ckpt_hdr_arch, __reserved), 4, 1 },
+	{ "HEADER nr_tasks (not the TREE record's entries)", CKPT_HDR_HEADER, 0,
+	  P(ckpt_hdr_header, nr_tasks), 4, 2 },
+	{ "TREE objref", CKPT_HDR_TREE, 0, OBJREF, 4, 1 },
+	{ "TREE nr_tasks (not the header's)", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, nr_tasks), 4, 2 },
+	{ "TREE nr_procs (none)", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, nr_procs), 4, 0 },
+	{ "TREE nr_procs (more than tasks)", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, nr_procs), 4, 2 },
+	{ "TREE root pid (a thread of its tgid)", CKPT_HDR_TREE, 0,
+	  P(ckpt_hdr_tree, tasks[0].pid), 4, 1 },
+	{ "TREE root tgid (not its pid)", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, tasks[0].tgid), 4, 1 },
+	{ "TREE root flags (a zombie root)", CKPT_HDR_TREE, 0,
+	  P(ckpt_hdr_tree, tasks[0].flags), 4, CKPT_TREE_ZOMBIE },
+	{ "TREE root flags (unknown)", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, tasks[0].flags), 4, 2 },
+	{ "TREE root exit code (a live process's)", CKPT_HDR_TREE, 0,
+	  P(ckpt_hdr_tree, tasks[0].exit_code), 4, 1 << 8 },
+	{ "TREE reserved", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, tasks[0].__reserved), 4, 1 },
 	{ "TASK tgid (not its own pid)", CKPT_HDR_TASK, 0, P(ckpt_hdr_task, tgid), 4, 1 },
 	{ "SIGNAL reserved", CKPT_HDR_SIGNAL, 0, P(ckpt_hdr_signal, __reserved), 4, 1 },
 	{ "SIGNAL objref (not the task's)", CKPT_HDR_SIGNAL, 0, OBJREF, 4, 9999 },
@@ -465,6 +493,44 @@ static int strict_fields(void)
 			bad_ones++;
 		} else {
 			tap_diag("%s: refused: %s", t->what, engine_stat("restart.refused"));
+		}
+	}
+	return bad_ones;
+}
+
+/*
+ * Fields no rule judges: the root's parent, process group and session in
+ * the TREE record are outside the tree (the restarting task's, unless its
+ * own): each set to another id alone still restarts. Returns the number
+ * that did not.
+ */
+static int lenient_fields(void)
+{
+	static const struct strict lenients[] = {
+		{ "TREE root ppid", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, tasks[0].ppid), 4, 1 },
+		{ "TREE root pgid", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, tasks[0].pgid), 4, 1 },
+		{ "TREE root sid", CKPT_HDR_TREE, 0, P(ckpt_hdr_tree, tasks[0].sid), 4, 1 },
+	};
+	unsigned int i;
+	int bad_ones = 0, err = 0;
+	enum outcome o;
+
+	for (i = 0; i < sizeof(lenients) / sizeof(lenients[0]); i++) {
+		const struct strict *t = &lenients[i];
+		size_t rec = record_of(t->type, t->nth);
+
+		if (!rec)
+			tap_bail("the image has no record of type %u (%s)", t->type, t->what);
+		memcpy(bad, image, image_len);
+		bad_len = image_len;
+		memcpy(bad + rec + t->at, &t->value, t->size);
+		o = attempt(&err);
+		if (o != RAN) {
+			tap_diag("%s = %#llx: %s (%d), not restarted: %s", t->what,
+				 (unsigned long long)t->value,
+				 o == REFUSED ? "refused" : o == DIED ? "died" : "hung", err,
+				 engine_stat("restart.refused"));
+			bad_ones++;
 		}
 	}
 	return bad_ones;
@@ -552,7 +618,7 @@ int main(void)
 	int err = 0, other = 0, killed = 0;
 	long before, after;
 
-	tap_plan(8);
+	tap_plan(9);
 	engine_on();
 	counter_image(OUT, IMG);
 	load_image();
@@ -609,6 +675,9 @@ int main(void)
 	       sizeof(stricts) / sizeof(stricts[0]));
 	tap_ok(strstr(engine_stat("restart.refused"), "objref 9999") != NULL,
 	       "the last refusal is in the stats: restart.refused %s", engine_stat("restart.refused"));
+	i = lenient_fields();
+	tap_ok(!i, "the root's ppid, pgid and sid in the TREE record, outside the tree: %u of 3 set alone still restart",
+	       3 - i);
 
 	/*
 	 * The file limit: more FILE records than RLIMIT_NOFILE (16) plus
