@@ -59,21 +59,22 @@ static const char *load(const char *name)
 }
 
 /*
- * Fixture @name for a group of @n results: true if it reads as valid;
- * else each result fails (or, absent and @optional, is skipped).
+ * Fixture @name for @group, @n results: true if it reads as valid; else
+ * each result fails (or, absent and @optional, is skipped).
  */
-static bool fixture(const char *name, int n, bool optional)
+static bool fixture(const char *name, const char *group, int n, bool optional)
 {
 	const char *why = load(name);
+	int i;
 
 	if (why && !*why)
 		return true;
-	while (n--) {
+	for (i = 1; i <= n; i++) {
 		if (!why && optional)
-			tap_skip("%s: no such fixture yet (make fixtures)", name);
+			tap_skip("%s (%s): no such fixture yet (make fixtures)", group, name);
 		else
-			tap_ok(false, "%s: %s (make fixtures regenerates it)", name,
-			       why ? why : "missing");
+			tap_ok(false, "%s, %d of %d: %s: %s (make fixtures regenerates it)",
+			       group, i, n, name, why ? why : "missing");
 	}
 	return false;
 }
@@ -482,7 +483,7 @@ static void counter(void)
 	uint32_t v32;
 	char want[64];
 
-	if (!fixture("counter.img", 17, false))
+	if (!fixture("counter.img", "counter.img truncated and damaged", 17, false))
 		return;
 	if (read_buf(img, img_len, &ci))
 		tap_bail("counter.img invalid: %s", ci.error);
@@ -566,7 +567,7 @@ static void threads(void)
 	uint32_t v32;
 	int32_t s32;
 
-	if (!fixture("threads.img", 5, false))
+	if (!fixture("threads.img", "threads.img and its damaged threads", 5, false))
 		return;
 	if (read_buf(img, img_len, &ci))
 		tap_bail("threads.img invalid: %s", ci.error);
@@ -611,7 +612,7 @@ static void fixtures_valid(void)
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
-		if (!fixture(names[i], 1, false))
+		if (!fixture(names[i], "the fixture reads as valid", 1, false))
 			continue;
 		read_buf(img, img_len, &ci);
 		tap_ok(ci.nr_records == ci.tail.nr_records + 1 && ci.nr_tree >= 1 &&
@@ -621,7 +622,7 @@ static void fixtures_valid(void)
 		       ci.procs[0].nr_fds);
 		ci_free(&ci);
 	}
-	if (!fixture("files.img", 1, false))
+	if (!fixture("files.img", "ckptinfo exits 0 on counter.img and --json files.img", 1, false))
 		return;
 	snprintf(args, sizeof(args), "%scounter.img", fixtures);
 	i = run(args, NULL, 0);
@@ -637,7 +638,7 @@ static void tree_fixture(void)
 	struct ci_image ci;
 	int ret;
 
-	if (!fixture("tree.img", 1, true))
+	if (!fixture("tree.img", "tree.img: 7 processes", 1, true))
 		return;
 	read_buf(img, img_len, &ci);
 	for (i = 1; i < ci.nr_tree; i++) {
