@@ -21,7 +21,7 @@ QEMU := qemu/run-qemu.sh --kernel $(BZIMAGE) --initrd $(INITRD) \
 CC := gcc
 CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 	-Itools/lib -Itests/lib
-LIB := tools/lib/crctl.c tools/lib/cli.c tools/lib/peek.c
+LIB := tools/lib/crctl.c tools/lib/cli.c tools/lib/peek.c tools/lib/mktree.c
 LIB_H := $(wildcard tools/lib/*.h)
 TAP := tests/lib/tap.c tests/lib/tap.h
 CRTEST := tests/lib/crtest.c tests/lib/crtest.h

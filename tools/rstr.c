@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rstr: restart the process saved in an image, through the control file. */
+/* rstr: restart what an image holds, through the control file. */
 #include "cli.h"
 #include "crctl.h"
+#include "mktree.h"
 #include "peek.h"
 
 #include <errno.h>
@@ -16,14 +17,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rstr [-i FILE]\n"
-		"Restart the process saved in FILE (default: standard input).\n"
+		"Restart what FILE (default: standard input) holds.\n"
 		"A single-threaded process: this process becomes it and resumes where\n"
 		"it was checkpointed, with this process's pid.\n"
 		"A multi-threaded process keeps its pid and its threads' ids: rstr\n"
 		"creates a child with that pid (it must be free), the child becomes\n"
 		"the process, and rstr waits for it and exits with its status (128+N\n"
 		"if signal N killed it).\n"
-		"On a failed restart nothing changes and rstr exits 1.\n"
+		"A process tree (children, zombies): rstr creates every process with\n"
+		"its saved pid (all must be free), session and process group, each\n"
+		"becomes its saved process, the zombies exit again with their saved\n"
+		"status; rstr waits for the root and exits with its status.\n"
+		"On a failed restart nothing is left running and rstr exits 1.\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
 }
 
@@ -56,8 +61,40 @@ static int restart_child(int fd, pid_t as)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* Whether the image holds more than the root's process (children, zombies). */
+static int is_tree(const struct cr_image_head *head)
+{
+	unsigned int i;
+
+	for (i = 0; i < head->nr_tasks; i++)
+		if (head->tasks[i].tgid != head->pid)
+			return 1;
+	return 0;
+}
+
+/* A process tree: made and restarted, the root waited for. */
+static int restart_tree(int fd, const struct cr_image_head *head)
+{
+	char why[256] = "";
+	pid_t root;
+	int st;
+
+	root = cr_restart_tree(fd, head, why, sizeof(why));
+	if (root < 0) {
+		fprintf(stderr, "rstr: restart of the process tree failed: %s\n", why);
+		return 1;
+	}
+	fprintf(stderr, "rstr: restarted a tree of %u processes and threads, root pid %d; waiting for it\n",
+		head->nr_tasks, root);
+	close(fd);
+	if (waitpid(root, &st, 0) != root)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 int main(int argc, char **argv)
 {
+	struct cr_image_head head;
 	const char *in;
 	int fd = STDIN_FILENO;
 	pid_t as;
@@ -70,6 +107,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (!cr_image_peek(fd, &head) && is_tree(&head))
+		return restart_tree(fd, &head);
 	as = cr_restart_pid(fd);
 	if (as)
 		return restart_child(fd, as);

@@ -239,15 +239,20 @@ static void single_stepped(void)
 static void rseq_outside(void)
 {
 	static const char img[] = DIR "/rseq.img";
-	/* HEADER (16 + 240) and ARCH (16 + 16) come first; then TASK's header */
-	const long task = 16 + 240 + 16 + 16;
+	/* HEADER (16 + 240), ARCH (16 + 16) and TREE come first; then TASK */
+	const long tree = 16 + 240 + 16 + 16;
 	const uint64_t addr = 0x10000;	/* 32-byte aligned, mapped by nobody */
 	uint32_t type = 0;
+	uint64_t len = 0;
+	long task = 0;
 	int fd, st;
 	pid_t pid;
 
 	fd = open(COUNTER_IMG, O_RDONLY);
-	if (fd < 0 || pread(fd, &type, 4, task) != 4 || type != 16)
+	if (fd >= 0 && pread(fd, &type, 4, tree) == 4 && type == 4 &&
+	    pread(fd, &len, 8, tree + 8) == 8)
+		task = tree + 16 + (long)((len + 7) & ~7ULL);
+	if (fd < 0 || !task || pread(fd, &type, 4, task) != 4 || type != 16)
 		tap_bail("setup: no TASK record at %ld of %s", task, COUNTER_IMG);
 	close(fd);
 	/* pid, flags, comm[16], robust_list, clear_child_tid, then rseq */

@@ -9,6 +9,8 @@
 #include "crctl.h"
 #include "tap.h"
 
+#include <linux/checkpoint_hdr.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -81,7 +83,9 @@ static void check_on(void)
 	tap_errno(cr_sys_restart(0, in, 0), EIO,
 		  "on: restart syscall reaches the engine (EIO)");
 	tap_errno(cr_checkpoint(getpid(), out, 1), EINVAL, "on: unknown checkpoint flags: EINVAL");
-	tap_errno(cr_restart(0, in, 1), EINVAL, "on: unknown restart flags: EINVAL");
+	tap_errno(cr_restart(0, in, 4), EINVAL, "on: unknown restart flags: EINVAL");
+	tap_errno(cr_restart(0, in, RESTART_COORDINATE | RESTART_JOIN), EINVAL,
+		  "on: restart flags to coordinate and to join at once: EINVAL");
 	close(in);
 	in = open("/tmp/empty.img", O_RDONLY);
 	tap_errno(cr_checkpoint(getpid(), in, 0), EBADF,
@@ -177,7 +181,7 @@ int main(void)
 {
 	struct stat st;
 
-	tap_plan(44);
+	tap_plan(45);
 	if (!tap_ok(stat(CR_DEBUGFS, &st) == 0 && S_ISDIR(st.st_mode),
 		    "%s exists", CR_DEBUGFS))
 		tap_bail("no %s: kernel without CONFIG_CHECKPOINT?", CR_DEBUGFS);

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Process trees across checkpoint/restart (helper: tree; restarted by
+ * rstr, as a user would):
+ *   - a 3-level tree of 7 counters (a session, two process groups) is
+ *     checkpointed whole and restarted: every process counts on, with its
+ *     saved pid, parent, process group and session;
+ *   - a parent blocked in waitpid() gets its child's exit status after
+ *     the restart;
+ *   - an unreaped zombie comes back a zombie, and its parent then reaps
+ *     it with the saved status;
+ *   - refusals: the tree's pids taken (the original still runs): rstr
+ *     fails and the original carries on; a process sharing its files
+ *     table with a task outside the tree: EBUSY;
+ *   - a process of the tree killed while the restart runs: rstr fails
+ *     and no process of the tree is left.
+ * The test is a child subreaper: the processes it kills are its to reap,
+ * so their pids are free again.
+ */
+#include "crtest.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TDIR	"/tmp/tree.d"
+#define IMG	"/tmp/tree.img"
+#define NPROC	7
+
+struct line {
+	long count;
+	int ppid, pgid, sid;
+};
+
+static void sleep_ms(int ms)
+{
+	usleep(ms * 1000);
+}
+
+static void reap_all(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static bool read_line(pid_t pid, struct line *l)
+{
+	char path[64], buf[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), TDIR "/%d", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return sscanf(buf, "%ld %d %d %d", &l->count, &l->ppid, &l->pgid,
+		      &l->sid) == 4;
+}
+
+/* The pids the tree's processes wrote their files under. */
+static int tree_pids(pid_t *pids, int max)
+{
+	struct dirent *d;
+	DIR *dir = opendir(TDIR);
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max)
+		if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
+		    !strchr(d->d_name, '.'))
+			pids[n++] = atoi(d->d_name);
+	closedir(dir);
+	return n;
+}
+
+static void fresh_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s; mkdir -p %s", TDIR, TDIR);
+	if (system(cmd))
+		tap_bail("setup: %s", cmd);
+}
+
+static pid_t start(const char *mode)
+{
+	char *argv[] = { HELPER("tree"), TDIR, (char *)mode, NULL };
+	pid_t pid;
+
+	fresh_dir();
+	pid = spawn(argv);
+	if (pid < 0 || !wait_file(TDIR "/ready", 30))
+		tap_bail("setup: tree %s did not start", mode);
+	return pid;
+}
+
+/* The count tree, all NPROC processes running; their pids in @pids. */
+static pid_t start_count(pid_t *pids)
+{
+	pid_t root = start("count");
+	int i, n = 0;
+
+	for (i = 0; i < 100 && (n = tree_pids(pids, NPROC)) < NPROC; i++)
+		sleep_ms(50);
+	if (n != NPROC)
+		tap_bail("setup: %d of %d processes", n, NPROC);
+	return root;
+}
+
+static void kill_all(const pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < 200; i++) {
+		reap_all();
+		sleep_ms(10);
+	}
+}
+
+static bool stop_all(const pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!stop_task(pids[i]))
+			return false;
+	return true;
+}
+
+/* rstr -i @img, as a user runs it (its messages on stderr); its pid. */
+static pid_t rstr(const char *img)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	fd = open("/dev/null", O_RDWR);
+	dup2(fd, 0);
+	dup2(fd, 1);
+	execl("/usr/bin/rstr", "rstr", "-i", img, (char *)NULL);
+	_exit(127);
+}
+
+/* Checkpoint @pid, retrying while a stop is still on its way (EBUSY). */
+static long checkpoint_retry(pid_t pid)
+{
+	long ret;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		ret = checkpoint_to(pid, IMG);
+		if (ret != -EBUSY)
+			break;
+		sleep_ms(100);
+	}
+	if (ret < 0)
+		tap_diag("checkpoint: %s", engine_stat("checkpoint.refused"));
+	return ret;
+}
+
+static void counters(void)
+{
+	struct line before[NPROC], after;
+	pid_t pids[NPROC], root, r;
+	int n, i, moved = 0, same = 0;
+	long ret;
+
+	root = start_count(pids);
+	n = NPROC;
+	if (!stop_all(pids, n))
+		tap_bail("setup: not all %d processes stopped", n);
+	for (i = 0; i < n; i++)
+		if (!read_line(pids[i], &before[i]))
+			tap_bail("setup: no line from %d", pids[i]);
+	ret = checkpoint_retry(root);
+	tap_ok(ret > 0, "a 3-level tree of %d processes checkpoints whole (crid %ld)",
+	       n, ret);
+	kill_all(pids, n);
+
+	r = rstr(IMG);
+	sleep_ms(500);
+	for (i = 0; i < n; i++) {
+		int k;
+
+		for (k = 0; k < 100; k++) {
+			if (read_line(pids[i], &after) &&
+			    after.count > before[i].count + 5)
+				break;
+			sleep_ms(50);
+		}
+		if (after.count <= before[i].count + 5)
+			continue;
+		moved++;
+		if (pids[i] == root ?
+		    after.pgid == root && after.sid == root :
+		    after.ppid == before[i].ppid &&
+		    after.pgid == before[i].pgid && after.sid == before[i].sid)
+			same++;
+		else
+			tap_diag("%d: ppid %d pgid %d sid %d, saved %d %d %d", pids[i],
+				 after.ppid, after.pgid, after.sid,
+				 before[i].ppid, before[i].pgid, before[i].sid);
+	}
+	tap_ok(moved == n, "after restart all %d processes count on under their pids (%d did)",
+	       n, moved);
+	tap_ok(same == n, "each keeps its parent, process group and session (%d of %d)",
+	       same, n);
+	kill(root, SIGKILL);
+	tap_ok(wait_exit(r, 30) == 137 << 8,
+	       "rstr waits for the root and returns 137 when it is killed");
+	kill_all(pids, n);
+}
+
+static void taken(void)
+{
+	pid_t pids[NPROC], root, r;
+	struct line before, after;
+	int n, st;
+
+	root = start_count(pids);
+	n = NPROC;
+	if (!stop_all(pids, n) || checkpoint_retry(root) <= 0)
+		tap_bail("setup: no image of the tree");
+	/* the original runs on: its pids are taken */
+	kill(root, SIGCONT);
+	read_line(root, &before);
+	r = rstr(IMG);
+	st = wait_exit(r, 60);
+	sleep_ms(100);
+	tap_ok(st == 1 << 8 && read_line(root, &after) && after.count > before.count,
+	       "the tree's pids taken: rstr fails (status %#x) and the original counts on",
+	       st);
+	kill_all(pids, n);
+	kill_all(&root, 1);
+}
+
+/* The state letter of /proc/@pid/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f && fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	if (f)
+		fclose(f);
+	return state;
+}
+
+static void waiter(bool zombie)
+{
+	char buf[64] = "", state = 0;
+	pid_t root, child = 0, r;
+	int fd, k, got_pid = 0, got_st = 0;
+	FILE *f;
+
+	root = start(zombie ? "zombie" : "wait");
+	/* the child: the root's only one, named in DIR/child */
+	f = fopen(TDIR "/child", "r");
+	if (f && fscanf(f, "%d", &child) != 1)
+		child = 0;
+	if (f)
+		fclose(f);
+	if (!child || !stop_task(root) || (!zombie && !stop_task(child)))
+		tap_bail("setup: the child did not start");
+	if (zombie) {
+		for (k = 0; k < 100 && proc_state(child) != 'Z'; k++)
+			sleep_ms(20);
+	}
+	if (checkpoint_retry(root) <= 0)
+		tap_bail("setup: no image of the %s tree", zombie ? "zombie" : "wait");
+	kill(root, SIGKILL);
+	kill(child, SIGKILL);
+	kill_all(&root, 1);
+
+	r = rstr(IMG);
+	if (zombie) {
+		for (k = 0; k < 200 && (state = proc_state(child)) != 'Z'; k++)
+			sleep_ms(20);
+		tap_ok(state == 'Z', "after restart the unreaped child %d is a zombie again",
+		       child);
+		close(open(TDIR "/reap", O_CREAT | O_WRONLY, 0644));
+	} else {
+		sleep_ms(300);
+		close(open(TDIR "/go", O_CREAT | O_WRONLY, 0644));
+	}
+	wait_file(TDIR "/result", 30);
+	fd = open(TDIR "/result", O_RDONLY);
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = '\0';
+		close(fd);
+	}
+	sscanf(buf, "%d %d", &got_pid, &got_st);
+	if (zombie)
+		tap_ok(got_pid == child && got_st == 7 << 8,
+		       "its parent reaps it with the saved status (\"%d %d\")",
+		       got_pid, got_st);
+	else
+		tap_ok(got_pid == child && got_st == 42 << 8,
+		       "a parent blocked in waitpid() gets its child's status after restart (\"%d %d\")",
+		       got_pid, got_st);
+	kill(root, SIGKILL);
+	wait_exit(r, 30);
+	kill_all(&root, 1);
+}
+
+/* A task created with CLONE_FILES: its files table is the test's. */
+static void shared_files(void)
+{
+	pid_t pid;
+	long ret;
+
+	pid = (pid_t)syscall(SYS_clone, CLONE_FILES | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid < 0)
+		tap_bail("clone: %m");
+	if (!pid) {
+		for (;;)
+			pause();
+	}
+	if (!stop_task(pid))
+		tap_bail("setup: the CLONE_FILES child did not stop");
+	ret = checkpoint_to(pid, IMG);
+	tap_ok(ret == -EBUSY, "a files table shared with a task outside the tree: EBUSY (%ld)",
+	       ret);
+	kill_all(&pid, 1);
+}
+
+/* Kill a grandchild as soon as it exists during the restart. */
+static void killed(void)
+{
+	pid_t pids[NPROC], root, r, victim = 0;
+	struct line l;
+	int n, i, k, st, left = 0;
+
+	root = start_count(pids);
+	n = NPROC;
+	if (!stop_all(pids, n) || checkpoint_retry(root) <= 0)
+		tap_bail("setup: no image of the tree");
+	for (i = 0; i < n; i++)
+		if (read_line(pids[i], &l) && pids[i] != root && l.ppid != root)
+			victim = pids[i];
+	kill_all(pids, n);
+	if (!victim)
+		tap_bail("setup: no grandchild");
+
+	r = rstr(IMG);
+	for (k = 0; k < 5000 && kill(victim, SIGKILL); k++)
+		usleep(200);
+	st = wait_exit(r, 60);
+	kill_all(&root, 1);
+	for (i = 0; i < n; i++)
+		left += !kill(pids[i], 0);
+	tap_ok(st >= 0 && st != 0 && !left,
+	       "a process killed during the restart: rstr fails (status %#x), no process of the tree is left (%d)",
+	       st, left);
+}
+
+int main(void)
+{
+	tap_plan(10);
+	engine_on();
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
+	counters();
+	waiter(false);
+	waiter(true);
+	taken();
+	shared_files();
+	killed();
+	return tap_done();
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mktree: create the saved process tree and restart it, coordinated.
+ *
+ * Phase 1: each process, created by its parent with its saved pid, makes
+ * its session (setsid()) or its own process group, creates its children
+ * and reports on the "ready" pipe ('R', or 'E' after printing why).
+ * Phase 2, once the coordinator has heard from every process: each joins
+ * a group led by another process of the tree, then a zombie exits with
+ * its saved status and a live process joins the restart. The coordinator
+ * waits for the zombies to be zombies, then coordinates the restart.
+ */
+#include "mktree.h"
+#include "crctl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MKTREE_TIMEOUT_MS	30000
+
+struct mktree {
+	int fd;				/* the image */
+	const struct cr_image_head *head;
+	int ready[2], go[2];
+};
+
+static int is_process(const struct ckpt_tree_task *e)
+{
+	return e->pid == e->tgid;
+}
+
+/* Whether @nr is the pid of a process of the tree. */
+static int tree_has(const struct cr_image_head *head, pid_t nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < head->nr_tasks; i++)
+		if (head->tasks[i].pid == nr && is_process(&head->tasks[i]))
+			return 1;
+	return 0;
+}
+
+/* A zombie: end as the saved one did, without a core dump. */
+static void __attribute__((noreturn)) die_as(int status)
+{
+	sigset_t set;
+	int sig;
+
+	if (WIFEXITED(status))
+		_exit(WEXITSTATUS(status));
+	sig = WTERMSIG(status);
+	prctl(PR_SET_DUMPABLE, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), sig);
+	_exit(127);
+}
+
+/* In the new process of entry @i; never returns. */
+static void __attribute__((noreturn)) make_process(struct mktree *m,
+						    unsigned int i)
+{
+	const struct cr_image_head *head = m->head;
+	const struct ckpt_tree_task *e = &head->tasks[i];
+	char c = 'R';
+	unsigned int j;
+	sigset_t set;
+	long ret;
+
+	/*
+	 * Signals wait until the process is restored (its saved mask comes
+	 * back then); SIGCHLD, ignored, is never queued: a zombie child's
+	 * exit leaves nothing behind.
+	 */
+	signal(SIGCHLD, SIG_DFL);
+	sigfillset(&set);
+	sigdelset(&set, SIGCHLD);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	close(m->ready[0]);
+	close(m->go[1]);
+
+	if (e->sid == e->pid) {
+		if (setsid() < 0) {
+			fprintf(stderr, "rstr: process %d: setsid: %m\n", e->pid);
+			c = 'E';
+		}
+	} else if (e->pgid == e->pid && setpgid(0, 0) < 0) {
+		fprintf(stderr, "rstr: process %d: setpgid: %m\n", e->pid);
+		c = 'E';
+	}
+	for (j = i + 1; j < head->nr_tasks && c == 'R'; j++) {
+		const struct ckpt_tree_task *f = &head->tasks[j];
+		pid_t pid;
+
+		if (!is_process(f) || f->ppid != e->pid)
+			continue;
+		pid = cr_fork_pid(f->pid);
+		if (!pid)
+			make_process(m, j);
+		if (pid < 0) {
+			fprintf(stderr, "rstr: process %d: cannot create child %d: %m%s\n",
+				e->pid, f->pid,
+				errno == EEXIST ? " (the pid is taken)" : "");
+			c = 'E';
+		}
+	}
+	if (write(m->ready[1], &c, 1) != 1 || c != 'R')
+		_exit(1);
+	close(m->ready[1]);
+	if (read(m->go[0], &c, 1) != 1 || c != 'G')
+		_exit(1);
+	close(m->go[0]);
+
+	/* a group led by another process of the tree, now that all exist */
+	if (e->pgid != e->pid && tree_has(head, e->pgid) &&
+	    setpgid(0, e->pgid) < 0)
+		fprintf(stderr, "rstr: process %d: setpgid %d: %m\n", e->pid,
+			e->pgid);
+	if (e->flags & CKPT_TREE_ZOMBIE)
+		die_as(e->exit_code);
+	ret = cr_restart(0, m->fd, RESTART_JOIN);
+	fprintf(stderr, "rstr: process %d: restart failed: %s (%s)\n", e->pid,
+		strerror((int)-ret), strerrorname_np((int)-ret));
+	_exit(1);
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+}
+
+/* Read one byte per process from the ready pipe: 0, or -errno. */
+static int wait_ready(struct mktree *m, unsigned int n, char *why,
+		      size_t whylen)
+{
+	struct pollfd p = { .fd = m->ready[0], .events = POLLIN };
+	unsigned int got = 0;
+	char buf[256];
+
+	while (got < n) {
+		ssize_t r;
+		int k = poll(&p, 1, MKTREE_TIMEOUT_MS);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			snprintf(why, whylen, "%u of %u processes made after %d s",
+				 got, n, MKTREE_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		r = read(m->ready[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || memchr(buf, 'E', r)) {
+			snprintf(why, whylen, "a process of the tree could not be made (see above)");
+			return -EBUSY;
+		}
+		got += r;
+	}
+	return 0;
+}
+
+/* Each zombie must have exited before the restart checks it. */
+static int wait_zombies(const struct cr_image_head *head, char *why,
+			size_t whylen)
+{
+	struct timespec nap = { 0, 2000000 };
+	unsigned int i, tries;
+
+	for (i = 0; i < head->nr_tasks; i++) {
+		const struct ckpt_tree_task *e = &head->tasks[i];
+		char path[64], buf[512], *s = NULL;
+
+		if (!(e->flags & CKPT_TREE_ZOMBIE))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", e->pid);
+		for (tries = 0; tries < MKTREE_TIMEOUT_MS / 2; tries++) {
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+			if (fd >= 0)
+				close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			s = strrchr(buf, ')');
+			if (s && s[1] == ' ' && s[2] == 'Z')
+				break;
+			nanosleep(&nap, NULL);
+		}
+		if (!s || s[2] != 'Z') {
+			snprintf(why, whylen, "zombie %d did not exit", e->pid);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
+		      size_t whylen)
+{
+	struct mktree m = { .fd = fd, .head = head };
+	struct sigaction sa, old;
+	unsigned int i, n = 0;
+	char *go = NULL;
+	pid_t root;
+	long ret;
+
+	for (i = 0; i < head->nr_tasks; i++)
+		n += is_process(&head->tasks[i]);
+	if (pipe2(m.ready, O_CLOEXEC))
+		return -errno;
+	if (pipe2(m.go, O_CLOEXEC)) {
+		ret = -errno;
+		close(m.ready[0]);
+		close(m.ready[1]);
+		return ret;
+	}
+	/* the root's death interrupts the coordinator's wait */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, &old);
+
+	root = cr_fork_pid(head->tasks[0].pid);
+	if (!root)
+		make_process(&m, 0);
+	close(m.ready[1]);
+	close(m.go[0]);
+	if (root < 0) {
+		ret = -errno;
+		snprintf(why, whylen, "cannot create the root, pid %d%s",
+			 head->tasks[0].pid,
+			 errno == EEXIST ? ": the pid is taken" : "");
+		goto out;
+	}
+	ret = wait_ready(&m, n, why, whylen);
+	if (ret)
+		goto out;
+	go = malloc(n);
+	if (!go) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memset(go, 'G', n);
+	if (write(m.go[1], go, n) != (ssize_t)n) {
+		ret = -errno;
+		snprintf(why, whylen, "cannot release the processes: %m");
+		goto out;
+	}
+	close(m.go[1]);
+	m.go[1] = -1;
+	ret = wait_zombies(head, why, whylen);
+	if (ret)
+		goto out;
+	ret = cr_restart(0, fd, RESTART_COORDINATE);
+	if (ret < 0)
+		snprintf(why, whylen, "the restart failed: %s (%s); %s",
+			 strerror((int)-ret), strerrorname_np((int)-ret),
+			 cr_hint((int)-ret));
+out:
+	free(go);
+	if (m.go[1] >= 0)
+		close(m.go[1]);	/* without 'G': every process exits */
+	close(m.ready[0]);
+	sigaction(SIGCHLD, &old, NULL);
+	if (ret < 0 && root > 0)
+		kill(root, SIGKILL);
+	return ret < 0 ? (pid_t)ret : root;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mktree: restart the process tree of an image, the original series'
+ * coordinated restart. The caller coordinates (RESTART_COORDINATE); it
+ * creates every process of the tree with its saved pid (clone3()'s
+ * set_tid), session and process group, and every zombie as a child that
+ * exits with the saved status; each live process then joins the restart
+ * (RESTART_JOIN) with the same open image and becomes its saved process.
+ */
+#ifndef MKTREE_H
+#define MKTREE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "peek.h"
+
+/*
+ * Restart the tree of the image on @fd, whose TREE record is in @head.
+ * Returns the root's pid (a child of the caller, running the restored
+ * program) on success. On failure returns -errno and says why in @why:
+ * every process it made has exited or is exiting (the caller reaps the
+ * root with waitpid()).
+ */
+pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
+		      size_t whylen);
+
+#endif /* MKTREE_H */
