@@ -40,4 +40,13 @@ for t in 1 8 64; do
 	crbench criu 1 $((reps * 3)) /mnt/host/criu-stats $t >> $out ||
 		echo "bench: criu $t threads failed" >&2
 done
+# A tree of 1, 10 and 100 processes of 1 MiB each, both tools in turn.
+for p in 1 10 100; do
+	n=$((reps * 3))
+	[ "$p" -ge 100 ] && n=$reps
+	echo "bench: tree of $p processes of 1 MiB, $n runs" >&2
+	crbench engine 1 $n 0 1 $p >> $out || echo "bench: engine tree of $p failed" >&2
+	crbench criu 1 $n /mnt/host/criu-stats 1 $p >> $out ||
+		echo "bench: criu tree of $p failed" >&2
+done
 cat $out

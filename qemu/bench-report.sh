@@ -131,6 +131,24 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 		done
 		echo
 	fi
+	tree=$(awk -F '\t' '$1 == "engine-tree" { print $3 }' "$in/medians.tsv" | sort -n -u)
+	if [ -n "$tree" ]; then
+		echo "## Process trees"
+		echo
+		echo "A workload of P processes (the root and P - 1 children, each with its own 1 MiB), checkpointed"
+		echo "whole (the stop of its process group included); the engine's restart makes the tree and"
+		echo "restarts it coordinated, as \`rstr\` does (\`tools/lib/mktree.c\`), up to the root running"
+		echo "again (all return to user space together). Per process: the time over P."
+		echo
+		echo "| processes | engine checkpoint | per process | CRIU dump | engine/CRIU | engine restart | per process | CRIU restore | engine/CRIU | engine image |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
+		for p in $tree; do
+			e=$(get engine-tree 1 $p 4) c=$(get criu-tree 1 $p 4)
+			er=$(get engine-tree 1 $p 7) cr=$(get criu-tree 1 $p 7)
+			echo "| $p | $(spread "$e" "$(get engine-tree 1 $p 5)" "$(get engine-tree 1 $p 6)") | $(awk -v a="$e" -v p="$p" 'BEGIN { if (a != "") printf "%.2f", a / p }') | $(spread "$c" "$(get criu-tree 1 $p 5)" "$(get criu-tree 1 $p 6)") | $(ratio "$e" "$c") | $(spread "$er" "$(get engine-tree 1 $p 8)" "$(get engine-tree 1 $p 9)") | $(awk -v a="$er" -v p="$p" 'BEGIN { if (a != "") printf "%.2f", a / p }') | $(spread "$cr" "$(get criu-tree 1 $p 8)" "$(get criu-tree 1 $p 9)") | $(ratio "$er" "$cr") | $(get engine-tree 1 $p 10) |"
+		done
+		echo
+	fi
 	echo "## Image size"
 	echo
 	echo "| touched | touched bytes | engine image | overhead | limit (touched + 1% + 64 KiB) |"
@@ -153,6 +171,10 @@ sizes=$(awk -F '\t' '$1 == "engine" && $3 == 0 { print $2 }' "$in/medians.tsv" |
 	target "sparse 64 GiB / dense 1 MiB checkpoint" "$(ratio "$sp" "$dn")" 2
 	target "64 threads checkpoint / CRIU dump (issue 15)" "$(ratio "$(get engine-thr 1 64 4)" "$(get criu-thr 1 64 4)")" 0.1
 	target "64 threads restart / CRIU restore (issue 15)" "$(ratio "$(get engine-thr 1 64 7)" "$(get criu-thr 1 64 7)")" 0.1
+	target "100 processes checkpoint / CRIU dump (issue 15)" "$(ratio "$(get engine-tree 1 100 4)" "$(get criu-tree 1 100 4)")" 0.2
+	target "100 processes restart / CRIU restore (issue 15)" "$(ratio "$(get engine-tree 1 100 7)" "$(get criu-tree 1 100 7)")" 0.2
+	target "100 processes checkpoint per process / lone 1 MiB (issue 15)" "$(ratio "$(awk -v a="$(get engine-tree 1 100 4)" 'BEGIN { if (a != "") printf "%.3f", a / 100 }')" "$(get engine 1 0 4)")" 1.3
+	target "100 processes restart per process / lone 1 MiB (issue 15)" "$(ratio "$(awk -v a="$(get engine-tree 1 100 7)" 'BEGIN { if (a != "") printf "%.3f", a / 100 }')" "$(get engine 1 0 7)")" 1.3
 	target "sparse 64 GiB / dense 1 MiB restart" "$(ratio "$(get engine 1 64 7)" "$(get engine 1 0 7)")" 2
 	for s in $sizes; do
 		i=$(get engine $s 0 10) t=$((s * 1048576))

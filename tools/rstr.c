@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rstr [-i FILE]\n"
+		"usage: rstr [-i FILE] [-n | --pidns]\n"
 		"Restart what FILE (default: standard input) holds.\n"
 		"A single-threaded process: this process becomes it and resumes where\n"
 		"it was checkpointed, with this process's pid.\n"
@@ -28,6 +29,11 @@ static void usage(FILE *f)
 		"its saved pid (all must be free), session and process group, each\n"
 		"becomes its saved process, the zombies exit again with their saved\n"
 		"status; rstr waits for the root and exits with its status.\n"
+		"-n, --pidns: restart in a new pid namespace, every process and thread\n"
+		"with its saved pid there (the saved pids may be taken outside). Its\n"
+		"init (pid 1) is a child of rstr that restarts the image, reaps orphans\n"
+		"and exits with the root's status; /proc is not mounted anew. A saved\n"
+		"pid 1 is refused.\n"
 		"On a failed restart nothing is left running and rstr exits 1.\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
 }
@@ -39,26 +45,42 @@ static int fail(long ret)
 	return 1;
 }
 
-/* A multi-threaded image: restarted in a child with the leader's pid. */
+/*
+ * Wait for @pid, reaping any other child on the way (the orphans an init
+ * gets); its status as a shell reports it.
+ */
+static int wait_for(pid_t pid)
+{
+	pid_t got;
+	int st;
+
+	do
+		got = waitpid(-1, &st, 0);
+	while (got != pid && (got > 0 || errno == EINTR));
+	if (got != pid)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * Restarted in a child with pid @as: a multi-threaded process's, or any
+ * image's with --pidns.
+ */
 static int restart_child(int fd, pid_t as)
 {
 	pid_t pid;
-	int st;
 
 	pid = cr_fork_pid(as);
 	if (pid < 0) {
-		fprintf(stderr, "rstr: cannot create pid %d for the multi-threaded process: %s%s\n",
+		fprintf(stderr, "rstr: cannot create pid %d for the process: %s%s\n",
 			as, strerror(errno), errno == EEXIST ? " (the pid is taken)" : "");
 		return 1;
 	}
 	if (!pid)
 		_exit(fail(cr_restart(0, fd, 0)));
-	fprintf(stderr, "rstr: restarting pid %d (a multi-threaded process); waiting for it\n",
-		as);
+	fprintf(stderr, "rstr: restarting pid %d; waiting for it\n", as);
 	close(fd);
-	if (waitpid(pid, &st, 0) != pid)
-		return 1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return wait_for(pid);
 }
 
 /* Whether the image holds more than the root's process (children, zombies). */
@@ -77,7 +99,6 @@ static int restart_tree(int fd, const struct cr_image_head *head)
 {
 	char why[256] = "";
 	pid_t root;
-	int st;
 
 	root = cr_restart_tree(fd, head, why, sizeof(why));
 	if (root < 0) {
@@ -87,19 +108,46 @@ static int restart_tree(int fd, const struct cr_image_head *head)
 	fprintf(stderr, "rstr: restarted a tree of %u processes and threads, root pid %d; waiting for it\n",
 		head->nr_tasks, root);
 	close(fd);
-	if (waitpid(root, &st, 0) != root)
+	return wait_for(root);
+}
+
+/*
+ * --pidns: a new pid namespace whose init, a child, restarts the image
+ * with every saved pid (a lone task too) and reaps; rstr waits for it.
+ */
+static int restart_pidns(int fd, const struct cr_image_head *head)
+{
+	pid_t init;
+
+	if (head->pid == 1) {
+		fprintf(stderr, "rstr: the image's root is pid 1: it cannot be restarted under the init of a new pid namespace\n");
 		return 1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	}
+	if (unshare(CLONE_NEWPID)) {
+		fprintf(stderr, "rstr: unshare(CLONE_NEWPID): %s\n", strerror(errno));
+		return 1;
+	}
+	init = fork();
+	if (init < 0) {
+		fprintf(stderr, "rstr: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!init)
+		_exit(is_tree(head) ? restart_tree(fd, head) :
+		      restart_child(fd, head->pid));
+	close(fd);
+	return wait_for(init);
 }
 
 int main(int argc, char **argv)
 {
 	struct cr_image_head head;
 	const char *in;
-	int fd = STDIN_FILENO;
+	int fd = STDIN_FILENO, pidns;
 	pid_t as;
 
-	cli_parse(argc, argv, 'i', "input", &in, 0, usage);
+	cli_parse_flag(argc, argv, 'i', "input", &in, 'n', "pidns", &pidns, 0,
+		       usage);
 	if (in) {
 		fd = open(in, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
@@ -107,8 +155,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!cr_image_peek(fd, &head) && is_tree(&head))
+	if (cr_image_peek(fd, &head)) {
+		if (pidns) {
+			fprintf(stderr, "rstr: --pidns: the image cannot be read ahead (not an image of this format, or a terminal or socket)\n");
+			return 1;
+		}
+	} else if (pidns) {
+		return restart_pidns(fd, &head);
+	} else if (is_tree(&head)) {
 		return restart_tree(fd, &head);
+	}
 	as = cr_restart_pid(fd);
 	if (as)
 		return restart_child(fd, as);

@@ -13,7 +13,9 @@
  *     fails and the original carries on; a process sharing its files
  *     table with a task outside the tree: EBUSY;
  *   - a process of the tree killed while the restart runs: rstr fails
- *     and no process of the tree is left.
+ *     and no process of the tree is left;
+ *   - rstr --pidns: the tree comes back with its saved pids in a new pid
+ *     namespace while the stopped original still holds them outside.
  * The test is a child subreaper: the processes it kills are its to reap,
  * so their pids are free again.
  */
@@ -146,8 +148,8 @@ static bool stop_all(const pid_t *pids, int n)
 	return true;
 }
 
-/* rstr -i @img, as a user runs it (its messages on stderr); its pid. */
-static pid_t rstr(const char *img)
+/* rstr [@opt] -i @img, as a user runs it (its messages on stderr); its pid. */
+static pid_t rstr_opt(const char *opt, const char *img)
 {
 	pid_t pid = fork();
 	int fd;
@@ -157,8 +159,16 @@ static pid_t rstr(const char *img)
 	fd = open("/dev/null", O_RDWR);
 	dup2(fd, 0);
 	dup2(fd, 1);
-	execl("/usr/bin/rstr", "rstr", "-i", img, (char *)NULL);
+	if (opt)
+		execl("/usr/bin/rstr", "rstr", opt, "-i", img, (char *)NULL);
+	else
+		execl("/usr/bin/rstr", "rstr", "-i", img, (char *)NULL);
 	_exit(127);
+}
+
+static pid_t rstr(const char *img)
+{
+	return rstr_opt(NULL, img);
 }
 
 /* Checkpoint @pid, retrying while a stop is still on its way (EBUSY). */
@@ -178,26 +188,16 @@ static long checkpoint_retry(pid_t pid)
 	return ret;
 }
 
-static void counters(void)
+/*
+ * Whether the restarted tree counts on under the saved pids, each process
+ * with its saved parent, group and session (the root leads its own).
+ */
+static void counting(const pid_t *pids, const struct line *before, pid_t root,
+		     const char *how)
 {
-	struct line before[NPROC], after;
-	pid_t pids[NPROC], root, r;
-	int n, i, moved = 0, same = 0;
-	long ret;
+	int n = NPROC, i, moved = 0, same = 0;
+	struct line after;
 
-	root = start_count(pids);
-	n = NPROC;
-	if (!stop_all(pids, n))
-		tap_bail("setup: not all %d processes stopped", n);
-	for (i = 0; i < n; i++)
-		if (!read_line(pids[i], &before[i]))
-			tap_bail("setup: no line from %d", pids[i]);
-	ret = checkpoint_retry(root);
-	tap_ok(ret > 0, "a 3-level tree of %d processes checkpoints whole (crid %ld)",
-	       n, ret);
-	kill_all(pids, n);
-
-	r = rstr(IMG);
 	sleep_ms(500);
 	for (i = 0; i < n; i++) {
 		int k;
@@ -221,10 +221,33 @@ static void counters(void)
 				 after.ppid, after.pgid, after.sid,
 				 before[i].ppid, before[i].pgid, before[i].sid);
 	}
-	tap_ok(moved == n, "after restart all %d processes count on under their pids (%d did)",
-	       n, moved);
-	tap_ok(same == n, "each keeps its parent, process group and session (%d of %d)",
-	       same, n);
+	tap_ok(moved == n, "after restart%s all %d processes count on under their pids (%d did)",
+	       how, n, moved);
+	tap_ok(same == n, "each keeps its parent, process group and session%s (%d of %d)",
+	       how, same, n);
+}
+
+static void counters(void)
+{
+	struct line before[NPROC];
+	pid_t pids[NPROC], root, r;
+	int n, i;
+	long ret;
+
+	root = start_count(pids);
+	n = NPROC;
+	if (!stop_all(pids, n))
+		tap_bail("setup: not all %d processes stopped", n);
+	for (i = 0; i < n; i++)
+		if (!read_line(pids[i], &before[i]))
+			tap_bail("setup: no line from %d", pids[i]);
+	ret = checkpoint_retry(root);
+	tap_ok(ret > 0, "a 3-level tree of %d processes checkpoints whole (crid %ld)",
+	       n, ret);
+	kill_all(pids, n);
+
+	r = rstr(IMG);
+	counting(pids, before, root, "");
 	kill(root, SIGKILL);
 	tap_ok(wait_exit(r, 30) == 137 << 8,
 	       "rstr waits for the root and returns 137 when it is killed");
@@ -348,6 +371,60 @@ static void shared_files(void)
 	kill_all(&pid, 1);
 }
 
+/* The rstr child that is the new namespace's init, or 0. */
+static pid_t child_of(pid_t parent)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	pid_t found = 0;
+
+	while (dir && !found && (d = readdir(dir))) {
+		char path[300];
+		int pid = atoi(d->d_name), ppid = 0;
+		FILE *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) == 1 &&
+		    ppid == parent)
+			found = pid;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/*
+ * rstr --pidns: the tree comes back in a new pid namespace with its saved
+ * pids while the original, stopped, still holds them outside.
+ */
+static void pidns(void)
+{
+	struct line before[NPROC];
+	pid_t pids[NPROC], root, r, init = 0;
+	int i, k;
+
+	root = start_count(pids);
+	if (!stop_all(pids, NPROC) || checkpoint_retry(root) <= 0)
+		tap_bail("setup: no image of the tree");
+	for (i = 0; i < NPROC; i++)
+		if (!read_line(pids[i], &before[i]))
+			tap_bail("setup: no line from %d", pids[i]);
+	r = rstr_opt("--pidns", IMG);
+	counting(pids, before, root, " in a new pid namespace");
+	for (k = 0; k < 100 && !(init = child_of(r)); k++)
+		sleep_ms(10);
+	if (init)
+		kill(init, SIGKILL);
+	tap_ok(init && wait_exit(r, 30) == 137 << 8,
+	       "its init killed, the namespace ends and rstr returns 137");
+	kill_all(pids, NPROC);
+}
+
 /* Kill a grandchild as soon as it exists during the restart. */
 static void killed(void)
 {
@@ -380,7 +457,7 @@ static void killed(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(13);
 	engine_on();
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
@@ -390,5 +467,6 @@ int main(void)
 	taken();
 	shared_files();
 	killed();
+	pidns();
 	return tap_done();
 }

@@ -3,28 +3,33 @@
  * crbench: the guest side of "make bench" for this engine and for the
  * copy-once floor; prints one tab-separated line per repetition.
  *
- *   crbench engine MIB REPS [MAP_GIB [THREADS]]
+ *   crbench engine MIB REPS [MAP_GIB [THREADS [PROCS]]]
  *	checkpoint: SIGSTOP of the workload to the complete image on tmpfs
  *	(the stop is in the time, as CRIU's freezing is in its dump);
  *	restart: the restart request to the workload running again (a
- *	multi-threaded one in a child with its pid, as rstr does).
+ *	multi-threaded one in a child with its pid, as rstr does; a tree of
+ *	PROCS processes of MIB MiB each made and restarted as rstr does).
  *	-> engine MIB MAP_GIB rep ckpt_ms rstr_ms image_bytes
- *	   (with THREADS: engine-thr MIB THREADS rep ...)
- *   crbench criu MIB REPS [STATS_DIR [THREADS]]
+ *	   (with THREADS > 1: engine-thr MIB THREADS rep ...; with PROCS:
+ *	   engine-tree MIB PROCS rep ...)
+ *   crbench criu MIB REPS [STATS_DIR [THREADS [PROCS]]]
  *	criu dump -t PID -D DIR (its freezing included) and criu restore -D
  *	DIR -d (which returns once the task runs), images on tmpfs, stats
  *	(--display-stats) kept in STATS_DIR/criu-{dump,restore}-MIB-REP.txt
- *	(-MIB-tTHREADS-REP.txt with THREADS).
+ *	(-MIB-tTHREADS-REP.txt with THREADS, -MIB-pPROCS-REP.txt with PROCS).
  *	-> criu MIB 0 rep dump_ms restore_ms image_bytes
- *	   (with THREADS: criu-thr MIB THREADS rep ...)
+ *	   (with THREADS: criu-thr MIB THREADS rep ...; with PROCS: criu-tree
+ *	   MIB PROCS rep ...)
  *   crbench floor MIB REPS
  *	the same bytes written once from user memory to a tmpfs file with
  *	write(), and read back once into fresh memory with read().
  *	-> floor MIB 0 rep write_ms read_ms bytes
  */
 #include "crctl.h"
+#include "mktree.h"
 #include "peek.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <signal.h>
@@ -33,11 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define DIR "/tmp/bench"
+#define MAX_PROCS 1024
 
 static double now_ms(void)
 {
@@ -122,7 +129,8 @@ static int stopped(pid_t pid)
  * The workload of @mib MiB (over a @gib GiB mapping, "0": dense) in its
  * own session, stdio on /dev/null; returns once it sleeps after READY.
  */
-static pid_t start_workload(const char *mib, const char *gib, const char *threads)
+static pid_t start_workload(const char *mib, const char *gib, const char *threads,
+			    const char *procs)
 {
 	pid_t pid;
 
@@ -137,7 +145,8 @@ static pid_t start_workload(const char *mib, const char *gib, const char *thread
 		dup2(null, 2);
 		setsid();
 		execl("/usr/bin/workload", "workload", mib, DIR "/ready",
-		      DIR "/resumed", gib, threads ?: "1", (char *)NULL);
+		      DIR "/resumed", gib, threads ?: "1", procs ?: "1",
+		      (char *)NULL);
 		_exit(127);
 	}
 	wait_file(DIR "/ready", 1000);
@@ -145,14 +154,59 @@ static pid_t start_workload(const char *mib, const char *gib, const char *thread
 	return pid;
 }
 
+/* The workload's children, from READY: their number. */
+static int workload_children(pid_t *pids, int max)
+{
+	FILE *f = fopen(DIR "/ready", "r");
+	int n = 0;
+
+	while (f && n < max && fscanf(f, "%d", &pids[n]) == 1)
+		n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Stop the workload and its children (its process group): all stopped. */
+static int stop_tree(pid_t pid, const pid_t *kids, int n)
+{
+	struct timespec ts = { 0, 100000 };
+	int i;
+
+	kill(-pid, SIGSTOP);
+	if (stopped(pid))
+		return -1;
+	for (i = 0; i < n; i++)
+		while (task_state(kids[i]) != 'T')
+			nanosleep(&ts, NULL);
+	return 0;
+}
+
+/* Kill the workload's process group and reap what is ours (a subreaper). */
+static void kill_tree(pid_t pid, const pid_t *kids, int n)
+{
+	int i;
+
+	kill(-pid, SIGKILL);
+	for (i = 0; i < n; i++)
+		gone(kids[i]);
+	gone(pid);
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
 /* The engine's own statistics of the last checkpoint and restart. */
-static void save_stats(const char *mib, const char *gib, const char *threads, int rep)
+static void save_stats(const char *mib, const char *gib, const char *threads,
+		       const char *procs, int rep)
 {
 	char path[256], buf[4096];
 	int in, out;
 	ssize_t n;
 
-	if (threads)
+	if (procs)
+		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-p%s-%d.txt",
+			 mib, procs, rep);
+	else if (threads)
 		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-t%s-%d.txt",
 			 mib, threads, rep);
 	else
@@ -181,7 +235,7 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		long crid;
 		int fd;
 
-		pid = start_workload(mib, gib, threads);
+		pid = start_workload(mib, gib, threads, NULL);
 
 		t0 = now_ms();
 		kill(pid, SIGSTOP);
@@ -211,7 +265,7 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		rstr = now_ms() - t0;
 		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);
-		save_stats(mib, gib, threads, rep);
+		save_stats(mib, gib, threads, NULL, rep);
 		unlink(DIR "/img");
 		if (r < 0) {
 			fprintf(stderr, "crbench: no child with pid %d for the restart\n", pid);
@@ -219,6 +273,65 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		}
 		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", thr ? "engine-thr" : "engine",
 		       mib, thr ? threads : gib, rep, ckpt, rstr, size);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+/*
+ * A tree of @procs processes of @mib MiB each: checkpoint from the stop of
+ * its process group to the complete image, restart from the request to
+ * the root running again (made and restarted as rstr does).
+ */
+static int engine_tree(const char *mib, int reps, const char *procs)
+{
+	pid_t kids[MAX_PROCS];
+	int rep;
+
+	for (rep = 1; rep <= reps; rep++) {
+		struct cr_image_head head;
+		double t0, ckpt, rstr;
+		char why[256] = "";
+		pid_t pid, root;
+		long long size;
+		long crid;
+		int fd, n;
+
+		pid = start_workload(mib, "0", "1", procs);
+		n = workload_children(kids, MAX_PROCS);
+		t0 = now_ms();
+		if (stop_tree(pid, kids, n))
+			return 1;
+		fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		crid = cr_checkpoint(pid, fd, 0);
+		ckpt = now_ms() - t0;
+		size = lseek(fd, 0, SEEK_END);
+		close(fd);
+		kill_tree(pid, kids, n);
+		if (crid <= 0) {
+			fprintf(stderr, "crbench: checkpoint of the tree failed: %s\n",
+				strerror(-crid));
+			return 1;
+		}
+
+		t0 = now_ms();
+		fd = open(DIR "/img", O_RDONLY);
+		root = cr_image_peek(fd, &head) ? -EINVAL :
+		       cr_restart_tree(fd, &head, why, sizeof(why));
+		if (root > 0)
+			wait_file(DIR "/resumed", 50);
+		rstr = now_ms() - t0;
+		close(fd);
+		if (root < 0) {
+			fprintf(stderr, "crbench: restart of the tree failed: %s\n", why);
+			return 1;
+		}
+		cr_image_head_free(&head);
+		kill_tree(root, kids, n);
+		save_stats(mib, "0", NULL, procs, rep);
+		unlink(DIR "/img");
+		printf("engine-tree\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, procs,
+		       rep, ckpt, rstr, size);
 		fflush(stdout);
 	}
 	return 0;
@@ -258,13 +371,18 @@ static long long dir_bytes(const char *dir)
 	return kib * 1024;
 }
 
-static int criu(const char *mib, int reps, const char *stats, const char *threads)
+static int criu(const char *mib, int reps, const char *stats, const char *threads,
+		const char *procs)
 {
 	bool thr = threads;
+	pid_t kids[MAX_PROCS];
+	int rep, nkids;
 	char tag[32];
-	int rep;
 
-	snprintf(tag, sizeof(tag), thr ? "%s-t%s" : "%s", mib, threads);
+	if (procs)
+		snprintf(tag, sizeof(tag), "%s-p%s", mib, procs);
+	else
+		snprintf(tag, sizeof(tag), thr ? "%s-t%s" : "%s", mib, threads);
 
 	for (rep = 1; rep <= reps; rep++) {
 		char pidstr[16], dump_out[256], rstr_out[256];
@@ -277,7 +395,8 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 		pid_t pid;
 
 		system("rm -rf " DIR "/criu; mkdir -p " DIR "/criu");
-		pid = start_workload(mib, "0", threads);
+		pid = start_workload(mib, "0", threads, procs);
+		nkids = procs ? workload_children(kids, MAX_PROCS) : 0;
 		snprintf(pidstr, sizeof(pidstr), "%d", pid);
 		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, tag, rep);
 		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, tag, rep);
@@ -290,6 +409,10 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 		}
 		d = now_ms() - t0;
 		waitpid(pid, NULL, 0);		/* dump killed it */
+		for (int i = 0; i < nkids; i++)
+			gone(kids[i]);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
 		size = dir_bytes(DIR "/criu");
 
 		t0 = now_ms();
@@ -298,10 +421,11 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 			return 1;
 		}
 		r = now_ms() - t0;
-		kill(pid, SIGKILL);		/* restored with its pid, not our child */
-		gone(pid);
-		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", thr ? "criu-thr" : "criu",
-		       mib, thr ? threads : "0", rep, d, r, size);
+		/* restored with its pid, not our child */
+		kill_tree(pid, kids, nkids);
+		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n",
+		       procs ? "criu-tree" : thr ? "criu-thr" : "criu",
+		       mib, procs ?: thr ? threads : "0", rep, d, r, size);
 		fflush(stdout);
 	}
 	return 0;
@@ -358,15 +482,19 @@ static int floor_(const char *mib, int reps)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR [THREADS]]\n");
+		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR [THREADS [PROCS]]]\n");
 		return 2;
 	}
+	/* the workloads' orphans are ours to reap */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (!strcmp(argv[1], "engine") && argc > 6)
+		return engine_tree(argv[2], atoi(argv[3]), argv[6]);
 	if (!strcmp(argv[1], "engine"))
 		return engine(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : "0",
 			      argc > 5 ? argv[5] : NULL);
 	if (!strcmp(argv[1], "criu"))
 		return criu(argv[2], atoi(argv[3]), argc > 4 ? argv[4] : DIR,
-			    argc > 5 ? argv[5] : NULL);
+			    argc > 5 ? argv[5] : NULL, argc > 6 ? argv[6] : NULL);
 	if (!strcmp(argv[1], "floor"))
 		return floor_(argv[2], atoi(argv[3]));
 	return 2;

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * workload MIB READY RESUMED [MAP_GIB [THREADS]]: the benchmark's process.
- * It writes MIB MiB of pseudo-random data into private anonymous memory
- * (spread one page at a time over a MAP_GIB GiB mapping when given and
- * not 0), starts THREADS - 1 more threads that wait (default: none),
- * creates READY, then sleeps. When its sleep is cut short (as a restart
- * by this engine does: an interrupted sleep returns EINTR) it creates
- * RESUMED, the benchmark's "running again", and waits to be killed (30 s
- * at most).
+ * workload MIB READY RESUMED [MAP_GIB [THREADS [PROCS]]]: the benchmark's
+ * process. It writes MIB MiB of pseudo-random data into private anonymous
+ * memory (spread one page at a time over a MAP_GIB GiB mapping when given
+ * and not 0), starts THREADS - 1 more threads that wait (default: none),
+ * forks PROCS - 1 children that each write their own MIB MiB (default:
+ * none), creates READY (the children's pids in it, one a line), then
+ * sleeps. When its sleep is cut short (as a restart by this engine does:
+ * an interrupted sleep returns EINTR) it creates RESUMED, the benchmark's
+ * "running again", and waits to be killed (30 s at most); so do the
+ * children, without RESUMED.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,14 +30,51 @@ static void *idle(void *arg)
 	return NULL;
 }
 
+/* Fill @pages pages, @stride bytes apart from @mem, with the pattern of @x. */
+static void fill(char *mem, size_t pages, size_t stride, uint64_t x)
+{
+	uint64_t *p;
+	size_t i, j;
+
+	for (i = 0; i < pages; i++) {
+		p = (uint64_t *)(mem + i * stride);
+		for (j = 0; j < 512; j++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			p[j] = x;
+		}
+	}
+}
+
+/* Sleep; once a restart cuts the sleep short, create @resumed and wait. */
+static int sleep_on(const char *resumed)
+{
+	for (;;) {
+		struct timespec ts = { 3600, 0 };
+
+		if (nanosleep(&ts, NULL) && errno == EINTR) {
+			if (resumed)
+				close(open(resumed, O_WRONLY | O_CREAT, 0644));
+			/*
+			 * The benchmark kills it: a restorer still finishing
+			 * (CRIU detaching from every thread) must find it.
+			 */
+			sleep(30);
+			return 0;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t x = 0x9e3779b97f4a7c15ULL, *p;
-	size_t pages, len, stride, i, j;
 	long threads = argc > 5 ? strtol(argv[5], NULL, 10) : 1;
+	long procs = argc > 6 ? strtol(argv[6], NULL, 10) : 1;
+	size_t pages, len, stride, i;
 	pthread_attr_t attr;
+	char line[32], tmp[4096], *mem;
+	int ready, filled[2];
 	pthread_t t;
-	char *mem;
 
 	if (argc < 4)
 		return 2;
@@ -46,32 +87,43 @@ int main(int argc, char **argv)
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
 		return 2;
-	for (i = 0; i < pages; i++) {
-		p = (uint64_t *)(mem + i * stride);
-		for (j = 0; j < 512; j++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			p[j] = x;
-		}
-	}
+	fill(mem, pages, stride, 0x9e3779b97f4a7c15ULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
 	for (i = 1; i < (size_t)threads; i++)
 		if (pthread_create(&t, &attr, idle, NULL))
 			return 2;
-	close(open(argv[2], O_WRONLY | O_CREAT, 0644));
-	for (;;) {
-		struct timespec ts = { 3600, 0 };
+	/* READY appears complete, once every child has its own pages */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[2]);
+	ready = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (ready < 0 || pipe(filled))
+		return 2;
+	for (i = 1; i < (size_t)procs; i++) {
+		pid_t pid = fork();
 
-		if (nanosleep(&ts, NULL) && errno == EINTR) {
-			close(open(argv[3], O_WRONLY | O_CREAT, 0644));
-			/*
-			 * The benchmark kills it: a restorer still finishing
-			 * (CRIU detaching from every thread) must find it.
-			 */
-			sleep(30);
-			return 0;
+		if (pid < 0)
+			return 2;
+		if (!pid) {
+			close(ready);
+			close(filled[0]);
+			/* its own pages, not its parent's shared copy-on-write */
+			fill(mem, pages, stride, 0x9e3779b97f4a7c15ULL + i);
+			if (write(filled[1], "x", 1) != 1)
+				return 2;
+			close(filled[1]);
+			return sleep_on(NULL);
 		}
+		snprintf(line, sizeof(line), "%d\n", pid);
+		if (write(ready, line, strlen(line)) < 0)
+			return 2;
 	}
+	close(filled[1]);
+	for (i = 1; i < (size_t)procs; i++)
+		if (read(filled[0], line, 1) != 1)
+			return 2;
+	close(filled[0]);
+	if (rename(tmp, argv[2]))
+		return 2;
+	close(ready);
+	return sleep_on(argv[3]);
 }

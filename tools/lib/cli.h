@@ -14,4 +14,9 @@
 int cli_parse(int argc, char **argv, char opt, const char *name,
 	      const char **file, int nargs, void (*usage)(FILE *));
 
+/* The same, with one more option "-FLAG | --FLAGNAME" counted in *@set. */
+int cli_parse_flag(int argc, char **argv, char opt, const char *name,
+		   const char **file, char flag, const char *flagname,
+		   int *set, int nargs, void (*usage)(FILE *));
+
 #endif /* CLI_H */
