@@ -353,6 +353,8 @@ static void waiter(bool zombie)
 /* A task created with CLONE_FILES: its files table is the test's. */
 static void shared_files(void)
 {
+	const char *why;
+	char who[32];
 	pid_t pid;
 	long ret;
 
@@ -366,8 +368,11 @@ static void shared_files(void)
 	if (!stop_task(pid))
 		tap_bail("setup: the CLONE_FILES child did not stop");
 	ret = checkpoint_to(pid, IMG);
-	tap_ok(ret == -EBUSY, "a files table shared with a task outside the tree: EBUSY (%ld)",
-	       ret);
+	why = engine_stat("checkpoint.refused");
+	snprintf(who, sizeof(who), "with task %d", getpid());
+	tap_ok(ret == -EBUSY && strstr(why, "files table") && strstr(why, who),
+	       "a files table shared with a task outside the tree: EBUSY naming it (%ld, \"%s\")",
+	       ret, why);
 	kill_all(&pid, 1);
 }
 

@@ -57,7 +57,7 @@ n=0
 while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 9 ] && [ $n -lt 300 ]; do
 	sleep 0.1; n=$((n + 1))
 done
-[ "$(ls /proc/$pid/task | wc -l)" = 9 ] && grep -q "restarting pid $pid (a multi-threaded process)" rstr.txt
+[ "$(ls /proc/$pid/task | wc -l)" = 9 ] && grep -q "restarting pid $pid;" rstr.txt
 tap_ok $? "rstr restarts a process of 9 threads under its pid $pid ($(cat rstr.txt))"
 kill -9 $pid
 wait $rstr

@@ -83,7 +83,7 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 	 * back then); SIGCHLD, ignored, is never queued: a zombie child's
 	 * exit leaves nothing behind.
 	 */
-	signal(SIGCHLD, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);	/* the caller's handler is not ours */
 	sigfillset(&set);
 	sigdelset(&set, SIGCHLD);
 	sigprocmask(SIG_SETMASK, &set, NULL);
@@ -133,11 +133,6 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 	fprintf(stderr, "rstr: process %d: restart failed: %s (%s)\n", e->pid,
 		strerror((int)-ret), strerrorname_np((int)-ret));
 	_exit(1);
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;
 }
 
 /* Read one byte per process from the ready pipe: 0, or -errno. */
@@ -209,7 +204,6 @@ pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
 		      size_t whylen)
 {
 	struct mktree m = { .fd = fd, .head = head };
-	struct sigaction sa, old;
 	unsigned int i, n = 0;
 	char *go = NULL;
 	pid_t root;
@@ -225,11 +219,6 @@ pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
 		close(m.ready[1]);
 		return ret;
 	}
-	/* the root's death interrupts the coordinator's wait */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigchld;
-	sigaction(SIGCHLD, &sa, &old);
-
 	root = cr_fork_pid(head->tasks[0].pid);
 	if (!root)
 		make_process(&m, 0);
@@ -271,7 +260,6 @@ out:
 	if (m.go[1] >= 0)
 		close(m.go[1]);	/* without 'G': every process exits */
 	close(m.ready[0]);
-	sigaction(SIGCHLD, &old, NULL);
 	if (ret < 0 && root > 0)
 		kill(root, SIGKILL);
 	return ret < 0 ? (pid_t)ret : root;
