@@ -15,12 +15,16 @@
  *   - a process of the tree killed while the restart runs: rstr fails
  *     and no process of the tree is left;
  *   - rstr --pidns: the tree comes back with its saved pids in a new pid
- *     namespace while the stopped original still holds them outside.
+ *     namespace while the stopped original still holds them outside;
+ *   - a task joining a restart that is not the coordinator's equal: EPERM.
  * The test is a child subreaper: the processes it kills are its to reap,
  * so their pids are free again.
  */
+#include "crctl.h"
 #include "crtest.h"
 #include "tap.h"
+
+#include <linux/checkpoint_hdr.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -430,6 +435,37 @@ static void pidns(void)
 	kill_all(pids, NPROC);
 }
 
+/*
+ * A task that is not the coordinator's equal (a lower RLIMIT_NOFILE than
+ * the image was judged by) joining its restart: EPERM for it; the
+ * coordinator goes on (and fails: the image's processes do not exist).
+ */
+static void stranger(void)
+{
+	int fd = open(IMG, O_RDONLY), st_s, st_c;
+	pid_t s, c;
+
+	if (fd < 0)
+		tap_bail("setup: no image");
+	s = fork();
+	if (!s) {
+		struct rlimit rl = { 64, 64 };
+
+		setrlimit(RLIMIT_NOFILE, &rl);
+		_exit(RESTART_FAILED(-cr_restart(0, fd, RESTART_JOIN)));
+	}
+	sleep_ms(200);
+	c = fork();
+	if (!c)
+		_exit(RESTART_FAILED(-cr_restart(0, fd, RESTART_COORDINATE)));
+	st_s = wait_exit(s, 60);
+	st_c = wait_exit(c, 60);
+	close(fd);
+	tap_ok(st_s == RESTART_FAILED(EPERM) << 8 && st_c == RESTART_FAILED(ESRCH) << 8,
+	       "a joining task that is not the coordinator's equal: EPERM (%#x); the coordinator carries on to ESRCH (%#x)",
+	       st_s, st_c);
+}
+
 /* Kill a grandchild as soon as it exists during the restart. */
 static void killed(void)
 {
@@ -462,7 +498,7 @@ static void killed(void)
 
 int main(void)
 {
-	tap_plan(13);
+	tap_plan(14);
 	engine_on();
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
@@ -473,5 +509,6 @@ int main(void)
 	shared_files();
 	killed();
 	pidns();
+	stranger();
 	return tap_done();
 }
