@@ -3,7 +3,7 @@
 # the errno and what to check.
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 10
+tap_plan 13
 cd /tmp
 echo 0 > $ctl/enable
 
@@ -62,5 +62,37 @@ tap_ok $? "rstr restarts a process of 9 threads under its pid $pid ($(cat rstr.t
 kill -9 $pid
 wait $rstr
 tap_is $? 137 "and exits with its status when it dies (128 + SIGKILL)"
+
+# A process tree, as a user does it: ckpt the root, rstr < image (stdin).
+mkdir -p /tmp/tools-tree
+tree /tmp/tools-tree wait </dev/null >/dev/null 2>&1 &
+root=$!
+n=0
+while [ ! -e /tmp/tools-tree/child ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+child=$(cat /tmp/tools-tree/child)
+kill -STOP $root $child
+n=0
+until ckpt $root -o tree.img 2> err.txt || [ $n -ge 50 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+kill -9 $root $child
+wait $root 2>/dev/null
+sleep 0.5
+rstr < tree.img 2> rstr.txt &
+rstr=$!
+n=0
+while [ ! -e /proc/$child ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+sleep 0.3
+grep -q "restarted a tree of 2 processes and threads, root pid $root" rstr.txt &&
+	[ -e /proc/$root ] && [ -e /proc/$child ]
+tap_ok $? "rstr < tree.img restarts the tree under its pids and says so ($(cat rstr.txt))"
+touch /tmp/tools-tree/go
+n=0
+while [ ! -e /tmp/tools-tree/result ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+[ "$(cat /tmp/tools-tree/result)" = "$child 10752" ]
+tap_ok $? "the restarted parent reaps its restarted child's exit 42 ($(cat /tmp/tools-tree/result))"
+kill -9 $root
+wait $rstr
+tap_is $? 137 "rstr exits with the root's status (128 + SIGKILL)"
 echo 0 > $ctl/enable
 tap_done
