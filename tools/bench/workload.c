@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	long procs = argc > 6 ? strtol(argv[6], NULL, 10) : 1;
 	size_t pages, len, stride, i;
 	pthread_attr_t attr;
-	char line[32], tmp[4096], *mem;
+	char line[32], tmp[256], *mem;
 	int ready, filled[2];
 	pthread_t t;
 
@@ -117,11 +117,13 @@ int main(int argc, char **argv)
 		if (write(ready, line, strlen(line)) < 0)
 			return 2;
 	}
+	/* to its end: every child has written and closed its end */
 	close(filled[1]);
-	for (i = 1; i < (size_t)procs; i++)
-		if (read(filled[0], line, 1) != 1)
-			return 2;
+	for (i = 1; read(filled[0], line, 1) == 1; i++)
+		;
 	close(filled[0]);
+	if (i != (size_t)procs)
+		return 2;
 	if (rename(tmp, argv[2]))
 		return 2;
 	close(ready);
