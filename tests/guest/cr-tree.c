@@ -43,6 +43,7 @@
 
 #define TDIR	"/tmp/tree.d"
 #define IMG	"/tmp/tree.img"
+#define WAIT_IMG	"/tmp/tree-wait.img"
 #define NPROC	7
 
 struct line {
@@ -319,6 +320,9 @@ static void waiter(bool zombie)
 	}
 	if (checkpoint_retry(root) <= 0)
 		tap_bail("setup: no image of the %s tree", zombie ? "zombie" : "wait");
+	/* kept for stranger(): processes that sleep with no file open */
+	if (!zombie && system("cp " IMG " " WAIT_IMG))
+		tap_bail("setup: cp " IMG " " WAIT_IMG);
 	kill(root, SIGKILL);
 	kill(child, SIGKILL);
 	kill_all(&root, 1);
@@ -442,7 +446,7 @@ static void pidns(void)
  */
 static void stranger(void)
 {
-	int fd = open(IMG, O_RDONLY), st_s, st_c;
+	int fd = open(WAIT_IMG, O_RDONLY), st_s, st_c;
 	pid_t s, c;
 
 	if (fd < 0)

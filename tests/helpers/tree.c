@@ -6,8 +6,9 @@
  *   count   three levels: the root, 2 children, 2 grandchildren each (7
  *           processes). The root leads a new session; each child leads
  *           its own process group, its children in it. Each process
- *           counts, rewriting DIR/<pid> as "count ppid pgid sid\n" every
- *           5 ms. All share the root's standard streams.
+ *           counts, rewriting DIR/<pid> in place as "count ppid pgid
+ *           sid\n" (fixed width) every 5 ms. All share the root's
+ *           standard streams.
  *   wait    the root forks a child (its pid in DIR/child) that exits 42
  *           once DIR/go exists,
  *           and blocks in waitpid() for it; then writes DIR/result as
@@ -60,21 +61,30 @@ static void put(const char *name, const char *text)
 	rename(tmp, path);
 }
 
-/* Count forever; one byte on @up (if any) when running. */
+/*
+ * Count forever; one byte on @up (if any) when running. The line is
+ * rewritten in place through one descriptor held open, fixed-width, so
+ * that a checkpoint never catches a file that is renamed later.
+ */
 static void counter(int up)
 {
-	char name[32], line[128];
+	char path[4096], line[64];
 	long n = 0;
+	int fd;
 
+	snprintf(path, sizeof(path), "%s/%d", dir, getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		_exit(9);
 	if (up >= 0 && write(up, "x", 1) != 1)
 		_exit(9);
 	if (up >= 0)
 		close(up);
-	snprintf(name, sizeof(name), "%d", getpid());
 	for (;;) {
-		snprintf(line, sizeof(line), "%ld %d %d %d\n", ++n, getppid(),
-			 getpgid(0), getsid(0));
-		put(name, line);
+		snprintf(line, sizeof(line), "%012ld %8d %8d %8d\n", ++n,
+			 getppid(), getpgid(0), getsid(0));
+		if (pwrite(fd, line, strlen(line), 0) < 0)
+			_exit(9);
 		nap();
 	}
 }
