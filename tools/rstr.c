@@ -144,7 +144,6 @@ int main(int argc, char **argv)
 	struct cr_image_head head;
 	const char *in;
 	int fd = STDIN_FILENO, pidns;
-	pid_t as;
 
 	cli_parse_flag(argc, argv, 'i', "input", &in, 'n', "pidns", &pidns, 0,
 		       usage);
@@ -160,14 +159,17 @@ int main(int argc, char **argv)
 			fprintf(stderr, "rstr: --pidns: the image cannot be read ahead (not an image of this format, or a terminal or socket)\n");
 			return 1;
 		}
-	} else if (pidns) {
-		return restart_pidns(fd, &head);
-	} else if (is_tree(&head)) {
-		return restart_tree(fd, &head);
+		/* the kernel judges an image that cannot be read ahead alone */
+		return fail(cr_restart(0, fd, 0));
 	}
-	as = cr_restart_pid(fd);
-	if (as)
-		return restart_child(fd, as);
+	if (pidns)
+		return restart_pidns(fd, &head);
+	if (is_tree(&head))
+		return restart_tree(fd, &head);
+	/* a multi-threaded process keeps its pid: see cr_restart_pid() */
+	if (head.nr_tasks > 1)
+		return restart_child(fd, head.pid);
+	cr_image_head_free(&head);
 	/* Only a failure comes back here. */
 	return fail(cr_restart(0, fd, 0));
 }

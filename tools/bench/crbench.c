@@ -195,6 +195,18 @@ static void kill_tree(pid_t pid, const pid_t *kids, int n)
 		;
 }
 
+/* Checkpoint @pid into DIR/img: the crid (or -errno); its size in *@size. */
+static long checkpoint_image(pid_t pid, long long *size)
+{
+	int fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	long crid = fd < 0 ? -errno : cr_checkpoint(pid, fd, 0);
+
+	*size = fd < 0 ? 0 : lseek(fd, 0, SEEK_END);
+	if (fd >= 0)
+		close(fd);
+	return crid;
+}
+
 /* The engine's own statistics of the last checkpoint and restart. */
 static void save_stats(const char *mib, const char *gib, const char *threads,
 		       const char *procs, int rep)
@@ -241,11 +253,8 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		kill(pid, SIGSTOP);
 		if (stopped(pid))
 			return 1;
-		fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		crid = cr_checkpoint(pid, fd, 0);
+		crid = checkpoint_image(pid, &size);
 		ckpt = now_ms() - t0;
-		size = lseek(fd, 0, SEEK_END);
-		close(fd);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		if (crid <= 0) {
@@ -302,11 +311,8 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		t0 = now_ms();
 		if (stop_tree(pid, kids, n))
 			return 1;
-		fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		crid = cr_checkpoint(pid, fd, 0);
+		crid = checkpoint_image(pid, &size);
 		ckpt = now_ms() - t0;
-		size = lseek(fd, 0, SEEK_END);
-		close(fd);
 		kill_tree(pid, kids, n);
 		if (crid <= 0) {
 			fprintf(stderr, "crbench: checkpoint of the tree failed: %s\n",
