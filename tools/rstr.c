@@ -102,7 +102,8 @@ static int restart_tree(int fd, const struct cr_image_head *head)
 
 	root = cr_restart_tree(fd, head, why, sizeof(why));
 	if (root < 0) {
-		fprintf(stderr, "rstr: restart of the process tree failed: %s\n", why);
+		fprintf(stderr, "rstr: restart of the process tree failed (%s): %s\n",
+			strerrorname_np((int)-root), why);
 		return 1;
 	}
 	fprintf(stderr, "rstr: restarted a tree of %u processes and threads, root pid %d; waiting for it\n",

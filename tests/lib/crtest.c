@@ -203,6 +203,43 @@ pid_t restart_as(const char *path, pid_t as)
 	_exit(RESTART_FAILED(-ret));
 }
 
+pid_t rstr_cli(const char *opt, const char *img, const char *err)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	fd = open("/dev/null", O_RDWR);
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (err) {
+		fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 2);
+	}
+	if (opt)
+		execl("/usr/bin/rstr", "rstr", opt, "-i", img, (char *)NULL);
+	else
+		execl("/usr/bin/rstr", "rstr", "-i", img, (char *)NULL);
+	_exit(127);
+}
+
+long checkpoint_retry(pid_t pid, const char *path)
+{
+	long ret;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		ret = checkpoint_to(pid, path);
+		if (ret != -EBUSY)
+			break;
+		sleep_ms(100);
+	}
+	if (ret < 0)
+		tap_diag("checkpoint: %s", engine_stat("checkpoint.refused"));
+	return ret;
+}
+
 int wait_exit(pid_t pid, int seconds)
 {
 	int i, status;

@@ -34,6 +34,17 @@ long checkpoint_to(pid_t pid, const char *path);
 pid_t restart_from(const char *path);
 /* The same in a child with pid @as (0: any), or -1 if it cannot be had. */
 pid_t restart_as(const char *path, pid_t as);
+/*
+ * rstr [@opt] -i @img as a user runs it, stdin and stdout on /dev/null,
+ * stderr inherited or into a new file @err; its pid (for a lone process
+ * restarted in place, the restarted process).
+ */
+pid_t rstr_cli(const char *opt, const char *img, const char *err);
+/*
+ * checkpoint_to(), again while a stop is still on its way (EBUSY), up to
+ * 5 s; a refusal is shown as a diagnostic.
+ */
+long checkpoint_retry(pid_t pid, const char *path);
 /* The exit status of @pid (waitpid status), or -1 after @seconds (killed). */
 int wait_exit(pid_t pid, int seconds);
 /* The status a restart_from() child exits with when the restart failed. */

@@ -225,7 +225,8 @@ pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
 	close(m.ready[1]);
 	close(m.go[0]);
 	if (root < 0) {
-		ret = -errno;
+		/* clone3() says EEXIST for a taken pid: EBUSY, as the kernel's */
+		ret = errno == EEXIST ? -EBUSY : -errno;
 		snprintf(why, whylen, "cannot create the root, pid %d%s",
 			 head->tasks[0].pid,
 			 errno == EEXIST ? ": the pid is taken" : "");
