@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 	if (crid < 0) {
 		fprintf(stderr, "ckpt: checkpoint of pid %ld failed: %s (%s); %s\n",
 			pid, strerror(-crid), strerrorname_np(-crid), cr_hint(-crid));
+		cr_print_refusal("ckpt", "checkpoint", (int)-crid);
 		if (out)
 			unlink(out);
 		return 1;

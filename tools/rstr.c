@@ -42,6 +42,7 @@ static int fail(long ret)
 {
 	fprintf(stderr, "rstr: restart failed: %s (%s); %s\n", strerror(-ret),
 		strerrorname_np(-ret), cr_hint(-ret));
+	cr_print_refusal("rstr", "restart", (int)-ret);
 	return 1;
 }
 
@@ -104,6 +105,7 @@ static int restart_tree(int fd, const struct cr_image_head *head)
 	if (root < 0) {
 		fprintf(stderr, "rstr: restart of the process tree failed (%s): %s\n",
 			strerrorname_np((int)-root), why);
+		cr_print_refusal("rstr", "restart", (int)-root);
 		return 1;
 	}
 	fprintf(stderr, "rstr: restarted a tree of %u processes and threads, root pid %d; waiting for it\n",

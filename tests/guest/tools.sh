@@ -3,7 +3,7 @@
 # the errno and what to check.
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 13
+tap_plan 14
 cd /tmp
 echo 0 > $ctl/enable
 
@@ -29,6 +29,15 @@ ckpt $! -o tools.img 2> err.txt
 grep -q "EBUSY" err.txt && grep -q "kill -STOP" err.txt
 tap_ok $? "running target: ckpt names EBUSY and says to stop it"
 kill $!
+# a stopped target holding a pipe: the engine's own reason follows the errno
+sleep 100 </dev/null 2>/dev/null | cat >/dev/null &
+pid=$!	# cat, reading the pipe
+kill -STOP $pid
+while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+ckpt $pid -o tools.img 2> err.txt
+grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: pipe:.*: pipe (-95)" err.txt
+tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
+kill -9 $pid
 
 rstr -i /nonexistent 2> err.txt
 tap_is $? 1 "rstr of a missing file exits 1 ($(cat err.txt))"

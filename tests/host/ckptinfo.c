@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of ckptinfo's reader: synthetic process trees (tests/lib/
- * mkimage.c), valid and with every TREE rule broken; the fixtures (real
+ * mkimage.c), valid and with every TREE rule broken, with shared memory,
+ * with their RLIMITS and FS records and each broken; the fixtures (real
  * images made by the guest, tests/fixtures/) and images broken on purpose
  * from them: each breakage gets its precise message, nothing crashes,
  * and the command line exits 0/1/2.
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -266,16 +268,29 @@ static void tree_valid(void)
 	size_t inherited = 0, i;
 	int ret = read_spec(&s, &ci);
 
+	size_t fs_ok = 0;
+
 	p = ci.procs;
-	for (i = 0; !ret && i < ci.nr_procs; i++)
+	for (i = 0; !ret && i < ci.nr_procs; i++) {
+		const struct ci_file *cwd = ci_file_by_ref(&ci, p[i].fs.cwd_objref);
+		char want[32];
+
 		inherited += ci_file_by_ref(&ci, p[i].fds[0].file_objref)->proc == 0;
+		snprintf(want, sizeof(want), "/tmp/cwd.%d", p[i].task.pid);
+		fs_ok += p[i].has_fs && cwd && cwd->proc == i && !strcmp(cwd->path, want) &&
+			 !p[i].fs.root_objref && p[i].fs.umask == MK_UMASK &&
+			 p[i].rlimits.nr_limits == CKPT_RLIM_NLIMITS &&
+			 p[i].rlimits.rlim[RLIMIT_NOFILE].cur == MK_RLIMIT_NOFILE &&
+			 p[i].rlimits.rlim[RLIMIT_NOFILE].max == MK_RLIMIT_NOFILE_MAX &&
+			 p[i].rlimits.rlim[RLIMIT_CPU].max == CI_RLIM_INFINITY;
+	}
 	tap_ok(!ret && ci.nr_tree == 6 && ci.tree_procs == 3 && ci.nr_procs == 3 &&
 	       p[0].task.pid == 100 && p[0].nr_threads == 2 && p[0].threads[1].task.pid == 102 &&
 	       p[1].task.pid == 110 && p[1].entry == CHILD && p[1].nr_threads == 0 &&
 	       p[2].task.pid == 120 && p[2].entry == GRANDCHILD && inherited == 3 &&
-	       ci.nr_files == 4 && ci.pages == 3 && ci_tree_find(&ci, 130) == ZOMBIE &&
-	       ci_tree_find(&ci, 999) == CI_NONE,
-	       "3 live processes (one with 2 threads), a zombie: valid, children's fds on the root's /dev/null%s%s",
+	       ci.nr_files == 4 + 3 && ci.pages == 3 && ci_tree_find(&ci, 130) == ZOMBIE &&
+	       ci_tree_find(&ci, 999) == CI_NONE && fs_ok == 3,
+	       "3 live processes (one with 2 threads), a zombie: valid, children's fds on the root's /dev/null, each its limits and working directory%s%s",
 	       ret ? ": " : "", ret ? ci.error : "");
 	ci_free(&ci);
 }
@@ -400,7 +415,7 @@ static void tree_objrefs(void)
 	free(buf);
 }
 
-/* ckptinfo on the good tree: the drawing, JSON, a calendar-less date (4 results). */
+/* ckptinfo on the good tree: the drawing, limits and fs, JSON, a calendar-less date (6 results). */
 static void tree_cli(void)
 {
 	static const char drawing[] =
@@ -410,7 +425,7 @@ static void tree_cli(void)
 		"  | `-120 \"proc-120\" pgid 110 sid 100 threads 1\n"
 		"  `-130 zombie (status 1792) exit 7 pgid 100 sid 100\n"
 		"task: pid 100, comm \"proc-100\"\n";
-	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD };
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .chroot_pid = 120 };
 	static char out[1 << 16];
 	char args[600];
 	unsigned char *buf;
@@ -425,10 +440,18 @@ static void tree_cli(void)
 	snprintf(args, sizeof(args), "%s", path);
 	ret = run(args, out, sizeof(out));
 	tap_ok(!ret && strstr(out, drawing) && strstr(out, "task: pid 110, comm \"proc-110\", parent 100\n") &&
-	       strstr(out, "files: 1 open files, 3 descriptors (2 on files saved with an earlier process)\n") &&
+	       strstr(out, "files: 2 open files, 3 descriptors (2 on files saved with an earlier process)\n") &&
 	       strstr(out, "  fd 0   /dev/null  flags 02  pos 0  shared with 1  (saved with 100)\n") &&
 	       count(out, "\ntask: pid ") == 3 && strstr(out, "threads: 2 besides the leader\n"),
 	       "the summary draws the tree as pstree does, then each live process (exit %d)", ret);
+	tap_ok(!ret && count(out, "\nlimits: STACK 8M/inf, CORE 0/inf, NOFILE 1024/4096, MEMLOCK 64K/64K (others unlimited)\nfs: ") == 3 &&
+	       strstr(out, "  caps effective 0 permitted 0 inheritable 0 ambient 0 bounding 0, securebits 0\n"
+			   "limits: ") &&
+	       strstr(out, "\nfs: cwd /tmp/cwd.100, root the restarter's, umask 0022\nthreads: 2 besides") &&
+	       strstr(out, "\nfs: cwd /tmp/cwd.110, root the restarter's, umask 0022\nmemory: ") &&
+	       strstr(out, "\nfs: cwd /tmp/cwd.120, root /srv/jail.120, umask 0022\nmemory: "),
+	       "the summary: each process's limits (those not unlimited) and its fs: working directory, root, umask (exit %d)",
+	       ret);
 	snprintf(args, sizeof(args), "--json --records %s", path);
 	ret = run(args, out, sizeof(out));
 	tap_ok(!ret && !strncmp(out, "{\"format\": ", 11) &&
@@ -437,8 +460,20 @@ static void tree_cli(void)
 	       strstr(out, "{\"pid\": 130, \"tgid\": 130, \"ppid\": 100, \"pgid\": 100, \"sid\": 100, \"zombie\": true, \"exit_code\": 1792}") &&
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
-	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200"),
-	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3 (exit %d)",
+	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
+	       strstr(out, "], \"shmem\": [], \"totals\": "),
+	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
+	       ret);
+	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
+			   "\"rlimits\": {\"cpu\": {\"cur\": null, \"max\": null}, ") &&
+	       strstr(out, "\"cwd\": \"/tmp/cwd.120\", \"root\": \"/srv/jail.120\", \"umask\": \"0022\"") &&
+	       count(out, "\"stack\": {\"cur\": 8388608, \"max\": null}, \"core\": {\"cur\": 0, \"max\": null}, ") == 4 &&
+	       count(out, "\"nofile\": {\"cur\": 1024, \"max\": 4096}, \"memlock\": {\"cur\": 65536, \"max\": 65536}, ") == 4 &&
+	       count(out, "\"rttime\": {\"cur\": null, \"max\": null}}, \"threads\": [") == 4 &&
+	       count(out, "\"cwd\": ") == 4 && count(out, "\"rlimits\": {") == 4 &&
+	       strstr(out, "\"type\": \"RLIMITS\", \"type_id\": 21, \"len\": 264, \"objref\": 1}") &&
+	       strstr(out, "\"type\": \"FS\", \"type_id\": 22, \"len\": 16, \"objref\": 1}"),
+	       "--json: each process's \"cwd\", \"root\" (null: the restarter's), \"umask\", \"rlimits\" (16, null: unlimited) (exit %d)",
 	       ret);
 	unlink(path);
 
@@ -462,7 +497,7 @@ static void tree_cli(void)
 	free(buf);
 }
 
-#define TREE_RESULTS (1 + (int)NR_TREE_CASES + 9 + 5 + 4)
+#define TREE_RESULTS (1 + (int)NR_TREE_CASES + 9 + 5 + 6)
 
 static void tree_tests(void)
 {
@@ -473,17 +508,324 @@ static void tree_tests(void)
 	tree_cli();
 }
 
-/* counter.img: truncations and damaged records (17 results). */
+/*
+ * A change to a synthetic image: @size bytes at @off of record @rec (an
+ * index into the test's table of record offsets), refused with @want.
+ */
+struct patch_case {
+	const char *what;
+	int rec;
+	size_t off;
+	uint64_t value;
+	size_t size;
+	const char *want;	/* in the refusal; NULL: still valid */
+};
+
+/* Each of @n @cases on @buf, the offsets of its records in @pos (@n results). */
+static void patch_cases(const unsigned char *buf, size_t len, const size_t *pos,
+			const struct patch_case *cases, size_t n)
+{
+	unsigned char *copy = malloc(len);
+	struct ci_image ci;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct patch_case *c = &cases[i];
+
+		if (c->want) {
+			broken_in(buf, len, c->what, len, pos[c->rec] + c->off, &c->value,
+				  c->size, c->want);
+			continue;
+		}
+		memcpy(copy, buf, len);
+		memcpy(copy + pos[c->rec] + c->off, &c->value, c->size);
+		ret = read_buf(copy, len, &ci);
+		tap_ok(!ret, "%s: valid%s%s", c->what, ret ? ": " : "", ret ? ci.error : "");
+		ci_free(&ci);
+	}
+	free(copy);
+}
+
+/* The records of the shared memory image that shmem_cases change. */
+enum { R_SHMEM, R_PAGES0, R_PAGES1, R_VMA_ROOT, R_VMA_CHILD, NR_R };
+
+#define SH(m) (16 + offsetof(struct ckpt_hdr_shmem, m))
+#define VMA(m) (16 + offsetof(struct ckpt_hdr_vma, m))
+#define PAGE1 (16 + sizeof(struct ckpt_hdr_pages))	/* its first address */
+
+static const struct patch_case shmem_cases[] = {
+	{ "SHMEM counting a page more than its PAGES have", R_SHMEM, SH(nr_pages), 3, 8,
+	  "MM record (type 32, len 616): the SHMEM before has 2 of its 3 pages" },
+	{ "SHMEM counting a page fewer than its PAGES have", R_SHMEM, SH(nr_pages), 1, 8,
+	  "more pages than its SHMEM record says (1)" },
+	{ "a page offset at the SHMEM's size", R_SHMEM, SH(size), 8192, 8,
+	  "page offset 0x2000 outside its SHMEM or out of order" },
+	{ "a page offset beyond the SHMEM's size", R_PAGES1, PAGE1, 0x3000, 8,
+	  "page offset 0x3000 outside its SHMEM" },
+	{ "page offsets out of order across PAGES records", R_PAGES1, PAGE1, 0, 8,
+	  "page offset 0 outside its SHMEM or out of order" },
+	{ "an unaligned page offset", R_PAGES1, PAGE1, 0x2001, 8, "page offset 0x2001" },
+	{ "a SHMEM with unknown flags", R_SHMEM, SH(flags), 2, 4, "unknown flags 0x2" },
+	{ "a SHMEM with its reserved field set", R_SHMEM, SH(__reserved), 1, 4,
+	  "reserved field 0x1, not 0" },
+	{ "an empty SHMEM", R_SHMEM, SH(size), 0, 8, "size 0 with 2 pages" },
+	{ "a SHMEM with more pages than its size holds", R_SHMEM, SH(size), 4096, 8,
+	  "size 4096 with 2 pages" },
+	{ "a SHMEM larger than a file can be", R_SHMEM, SH(size), 1ULL << 63, 8,
+	  "too large" },
+	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
+	  1, 4, "objref 1 is zero or already another object's" },
+	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
+	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4656): objref 1 is not its owner's (6)" },
+	{ "a VMA naming an unknown SHMEM", R_VMA_CHILD, VMA(file_objref), 999, 4,
+	  "shared memory objref 999 has no SHMEM record before it" },
+	{ "a shared-anon VMA naming a FILE", R_VMA_CHILD, VMA(file_objref), 3, 4,
+	  "shared memory objref 3 has no SHMEM record" },
+	{ "a shared-anon VMA without VM_SHARED", R_VMA_CHILD, VMA(vm_flags),
+	  MK_SHMEM_FLAGS & ~0x8ULL, 8, "vm_flags 0xf3: shared memory without VM_SHARED" },
+	{ "a shared-anon VMA that grows down", R_VMA_CHILD, VMA(vm_flags),
+	  MK_SHMEM_FLAGS | 0x100, 8, "growing down" },
+	{ "a shared-anon VMA with pages of its own", R_VMA_CHILD, VMA(nr_pages), 1, 8,
+	  "1 pages do not fit this VMA" },
+	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
+	  CKPT_HDR_SHMEM, 4,
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+};
+
+#define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
+
+/* The good tree, its root and child sharing memory, read back (1 result). */
+static void shmem_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_shmem *sh;
+	const struct ci_proc *p;
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && ci.nr_shmems == 1 && ci.nr_procs == 3;
+
+	sh = ok ? &ci.shmems[0] : NULL;
+	p = ci.procs;
+	ok = ok && sh->proc == 0 && sh->s.size == MK_SHMEM_SIZE && sh->s.nr_pages == 2 &&
+	     sh->pages == 2 && sh->s.flags == CKPT_SHMEM_NORESERVE &&
+	     ci_shmem_by_ref(&ci, sh->objref) == sh &&
+	     p[0].nr_shmems == 1 && p[1].nr_shmems == 0 && p[2].nr_shmems == 0 &&
+	     p[0].nr_vmas == 2 && p[1].nr_vmas == 2 && p[2].nr_vmas == 1 &&
+	     p[0].vmas[1].v.kind == CKPT_VMA_SHARED_ANON &&
+	     p[0].vmas[1].v.file_objref == sh->objref &&
+	     p[1].vmas[1].v.kind == CKPT_VMA_SHARED_ANON &&
+	     p[1].vmas[1].v.file_objref == sh->objref &&
+	     ci_proc_maps_shmem(&p[0], sh->objref) && ci_proc_maps_shmem(&p[1], sh->objref) &&
+	     !ci_proc_maps_shmem(&p[2], sh->objref) &&
+	     p[0].pages == 1 && p[1].pages == 1 && ci.pages == 3 + 2;
+	tap_ok(ok, "one SHMEM saved with the root, mapped by the root's and the child's VMAs: valid, read once%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/* ckptinfo shows the SHMEM once and each VMA naming it (2 results). */
+static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
+{
+	static char out[1 << 16];
+	char args[600], want[3][400];
+	const char *path = mk_file(buf, len);
+	int ret;
+
+	if (!path)
+		tap_bail("cannot write a temporary image");
+	snprintf(want[0], sizeof(want[0]),
+		 "`-130 zombie (status 1792) exit 7 pgid 100 sid 100\n"
+		 "shared memory: 1 object\n"
+		 "  shmem %u: 12288 bytes, 2 pages, noreserve, saved with 100, mapped by 100, 110\n"
+		 "task: pid 100, ", ref);
+	snprintf(want[1], sizeof(want[1]),
+		 "  000000020000-000000023000 rw-s shared-anon      0 pages  shmem %u @0\n", ref);
+	snprintf(args, sizeof(args), "%s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && strstr(out, want[0]) && count(out, want[1]) == 2 &&
+	       count(out, "shmem ") == 3 && count(out, "memory: 2 VMAs, 1 pages;") == 2 &&
+	       strstr(out, " records, 5 pages, "),
+	       "the summary shows the shared memory once, after the tree, and both VMAs name it (exit %d)",
+	       ret);
+	snprintf(want[0], sizeof(want[0]),
+		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
+		 "\"noreserve\": true, \"saved_with\": 100, \"mapped_by\": [100, 110]}], \"totals\": ",
+		 ref);
+	snprintf(want[1], sizeof(want[1]),
+		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
+		 "\"shmem\": %u, \"offset\": 0}", ref);
+	snprintf(want[2], sizeof(want[2]), "\"type\": \"SHMEM\", \"type_id\": 35, \"len\": 24, \"objref\": %u}",
+		 ref);
+	snprintf(args, sizeof(args), "--json --records %s", path);
+	ret = run(args, out, sizeof(out));
+	/* the root's VMAs twice: its keys at the top level and in "processes" */
+	tap_ok(!ret && strstr(out, want[0]) && count(out, want[1]) == 3 &&
+	       count(out, "\"shmem\": ") == 4 && strstr(out, want[2]),
+	       "--json: \"shmem\" lists it once, each shared-anon VMA names it (exit %d)", ret);
+	unlink(path);
+}
+
+#define SHMEM_RESULTS (1 + 2 + (int)NR_SHMEM_CASES)
+
+/* Shared anonymous memory: one SHMEM, two processes' VMAs, and its breakages. */
+static void shmem_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .shmem_maps = 2 };
+	size_t len, pos[NR_R];
+	unsigned char *buf = mk_image(&s, &len);
+	struct ci_image ci;
+	uint32_t ref;
+
+	if (read_buf(buf, len, &ci))
+		tap_bail("the shared memory image is invalid: %s", ci.error);
+	pos[R_SHMEM] = record_of(&ci, CKPT_HDR_SHMEM, 0);
+	pos[R_PAGES0] = record_of(&ci, CKPT_HDR_PAGES, 0);
+	pos[R_PAGES1] = record_of(&ci, CKPT_HDR_PAGES, 1);
+	pos[R_VMA_ROOT] = record_of(&ci, CKPT_HDR_VMA, 1);
+	pos[R_VMA_CHILD] = record_of(&ci, CKPT_HDR_VMA, 3);
+	ref = ci.nr_shmems ? ci.shmems[0].objref : 0;
+	if (!pos[R_SHMEM] || pos[R_PAGES0] < pos[R_SHMEM] || !pos[R_VMA_CHILD] ||
+	    ci.procs[0].fds[0].file_objref != 3)
+		tap_bail("the shared memory image lacks a record, or its PAGES or FILE moved");
+	ci_free(&ci);
+
+	shmem_valid(buf, len);
+	shmem_cli(buf, len, ref);
+	patch_cases(buf, len, pos, shmem_cases, NR_SHMEM_CASES);
+	free(buf);
+}
+
+/* The records of the good tree (the grandchild chrooted) that fs_cases change. */
+enum { F_CREDS, F_RLIMITS, F_FS, F_FS_CHILD, NR_F };
+
+#define RL(m) (16 + offsetof(struct ckpt_hdr_rlimits, m))
+#define FS(m) (16 + offsetof(struct ckpt_hdr_fs, m))
+#define HDR(m) offsetof(struct ckpt_hdr, m)
+
+/*
+ * The objrefs: the root's TASK 1, files table 2, FILEs /dev/null 3,
+ * /tmp/out.100 4, /tmp/cwd.100 5 (its FS record's cwd); the child's
+ * /tmp/cwd.110 12.
+ */
+static const struct patch_case fs_cases[] = {
+	{ "RLIMITS with 15 limits", F_RLIMITS, RL(nr_limits), 15, 4,
+	  "RLIMITS record (type 21, len 264): 15 limits, expected 16" },
+	{ "RLIMITS with its reserved field set", F_RLIMITS, RL(__reserved), 1, 4,
+	  "RLIMITS record (type 21, len 264): reserved field 0x1, not 0" },
+	{ "RLIMIT_NOFILE's soft limit above its hard one", F_RLIMITS,
+	  RL(rlim[RLIMIT_NOFILE].cur), 4097, 8,
+	  "RLIMIT_NOFILE: soft limit 4097 above the hard limit 4096" },
+	{ "RLIMIT_STACK's hard limit below its soft one", F_RLIMITS,
+	  RL(rlim[RLIMIT_STACK].max), 4096, 8,
+	  "RLIMIT_STACK: soft limit 8388608 above the hard limit 4096" },
+	{ "RLIMIT_CPU unlimited under a hard limit", F_RLIMITS, RL(rlim[RLIMIT_CPU].max), 10, 8,
+	  "RLIMIT_CPU: soft limit unlimited above the hard limit 10" },
+	{ "RLIMIT_NOFILE's soft and hard limits equal", F_RLIMITS, RL(rlim[RLIMIT_NOFILE].cur),
+	  4096, 8, NULL },
+	{ "RLIMIT_RTTIME 0 under an unlimited hard limit", F_RLIMITS,
+	  RL(rlim[RLIMIT_RTTIME].cur), 0, 8, NULL },
+	{ "RLIMITS with the files table's objref", F_RLIMITS, HDR(objref), 2, 4,
+	  "RLIMITS record (type 21, len 264): objref 2 is not its owner's (1)" },
+	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
+	  "RLIMITS record (type 21, len 88): not expected here" },
+	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)*" },
+	{ "FS with a umask beyond 0777 (01022)", F_FS, FS(umask), 01022, 4,
+	  "FS record (type 22, len 16): umask 01022 has bits outside 0777" },
+	{ "FS with a umask of 0777", F_FS, FS(umask), 0777, 4, NULL },
+	{ "FS with its reserved field set", F_FS, FS(__reserved), 4, 4,
+	  "FS record (type 22, len 16): reserved field 0x4, not 0" },
+	{ "FS naming a character device as the working directory", F_FS, FS(cwd_objref), 3, 4,
+	  "working directory objref 3 is /dev/null, mode 020666: not a directory" },
+	{ "FS naming a regular file as the working directory", F_FS, FS(cwd_objref), 4, 4,
+	  "working directory objref 4 is /tmp/out.100, mode 0100644: not a directory" },
+	{ "FS naming an unknown FILE as the working directory", F_FS, FS(cwd_objref), 999, 4,
+	  "working directory objref 999 has no FILE record before it" },
+	{ "FS naming a FILE saved after it as the working directory", F_FS, FS(cwd_objref),
+	  12, 4, "working directory objref 12 has no FILE record before it" },
+	{ "FS naming no working directory (objref 0)", F_FS, FS(cwd_objref), 0, 4,
+	  "working directory objref 0 has no FILE record before it" },
+	{ "FS naming its task as the working directory", F_FS, FS(cwd_objref), 1, 4,
+	  "working directory objref 1 has no FILE record before it" },
+	{ "FS naming a regular file as the root", F_FS, FS(root_objref), 4, 4,
+	  "root objref 4 is /tmp/out.100, mode 0100644: not a directory" },
+	{ "FS naming an unknown FILE as the root", F_FS, FS(root_objref), 999, 4,
+	  "root objref 999 has no FILE record before it" },
+	{ "FS naming its working directory as the root too", F_FS, FS(root_objref), 5, 4, NULL },
+	{ "FS with the files table's objref", F_FS, HDR(objref), 2, 4,
+	  "FS record (type 22, len 16): objref 2 is not its owner's (1)" },
+	{ "the child's FS with the root's TASK objref", F_FS_CHILD, HDR(objref), 1, 4,
+	  "FS record (type 22, len 16): objref 1 is not its owner's" },
+	{ "the child's FS naming the root's working directory (saved with the root)",
+	  F_FS_CHILD, FS(cwd_objref), 5, 4, NULL },
+};
+
+#define NR_FS_CASES (sizeof(fs_cases) / sizeof(fs_cases[0]))
+#define FS_RESULTS (1 + 3 + 1 + (int)NR_FS_CASES)
+
+/* RLIMITS and FS: read back, missing, twice, and their fields damaged. */
+static void fs_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .chroot_pid = 120 };
+	size_t len, pos[NR_F];
+	unsigned char *buf = mk_image(&s, &len);
+	const struct ci_file *cwd, *root;
+	struct ci_image ci;
+
+	if (read_buf(buf, len, &ci))
+		tap_bail("the good tree (its grandchild chrooted) is invalid: %s", ci.error);
+	pos[F_CREDS] = record_of(&ci, CKPT_HDR_CREDS, 0);
+	pos[F_RLIMITS] = record_of(&ci, CKPT_HDR_RLIMITS, 0);
+	pos[F_FS] = record_of(&ci, CKPT_HDR_FS, 0);
+	pos[F_FS_CHILD] = record_of(&ci, CKPT_HDR_FS, 1);
+	if (!pos[F_RLIMITS] || pos[F_RLIMITS] < pos[F_CREDS] || !pos[F_FS_CHILD] ||
+	    ci.procs[0].fs.cwd_objref != 5 || ci.procs[0].fds[2].file_objref != 4 ||
+	    ci.procs[1].fs.cwd_objref != 12)
+		tap_bail("the good tree lacks an RLIMITS or FS record, or its objrefs moved");
+	cwd = ci_file_by_ref(&ci, ci.procs[2].fs.cwd_objref);
+	root = ci_file_by_ref(&ci, ci.procs[2].fs.root_objref);
+	tap_ok(cwd && root && !strcmp(cwd->path, "/tmp/cwd.120") &&
+	       !strcmp(root->path, "/srv/jail.120") && root->proc == 2 &&
+	       !ci.procs[1].fs.root_objref && ci.nr_files == 4 + 3 + 1,
+	       "a chrooted process: its FS record names two directories of its FILE records");
+	ci_free(&ci);
+
+	s.no_rlimits = true;
+	refused("no RLIMITS record after CREDS", &s,
+		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS ");
+	s.no_rlimits = false;
+	s.no_fs = true;
+	refused("no FS record before MM", &s,
+		"MM record (type 32, len 616): process 100 has no FS record (one before its MM record)");
+	s.no_fs = false;
+	s.two_fs = true;
+	refused("two FS records", &s, "FS record (type 22, len 16): a second FS record for process 100");
+	broken_in(buf, len, "the image cut in the FS record", pos[F_FS] + 20, 0, NULL, 0,
+		  "FS record (type 22, len 16): truncated");
+	patch_cases(buf, len, pos, fs_cases, NR_FS_CASES);
+	free(buf);
+}
+
+#define COUNTER_RESULTS 20
+
+/*
+ * counter.img: truncations and damaged records, its RLIMITS and FS
+ * records and how ckptinfo shows them (COUNTER_RESULTS results).
+ */
 static void counter(void)
 {
-	size_t i, bounds = 0, ok_bounds = 0, fd_pos, vma_pos = 0, file_pos, file_len = 0;
-	size_t signal_pos, creds_pos, tree_pos;
+	size_t i, bounds = 0, ok_bounds = 0, fd_pos, vma_pos = 0, file_pos, pad_pos = 0;
+	size_t signal_pos, creds_pos, tree_pos, rlimits_pos, fs_pos, file_len = 0;
+	static char out[1 << 17];
+	uint32_t fd0_ref = 0;
 	struct ci_image ci;
-	uint64_t v64;
+	char args[600];
+	uint64_t v64, lim[2];
 	uint32_t v32;
 	char want[64];
+	int ret;
 
-	if (!fixture("counter.img", "counter.img truncated and damaged", 17, false))
+	if (!fixture("counter.img", "counter.img truncated and damaged", COUNTER_RESULTS, false))
 		return;
 	if (read_buf(img, img_len, &ci))
 		tap_bail("counter.img invalid: %s", ci.error);
@@ -503,8 +845,10 @@ static void counter(void)
 		if (ci.records[i].type == CKPT_HDR_VMA &&
 		    ci.records[i + 1].type == CKPT_HDR_PAGES && !vma_pos)
 			vma_pos = ci.records[i].pos;
-		if (ci.records[i].type == CKPT_HDR_FILE && !file_len)
+		if (ci.records[i].type == CKPT_HDR_FILE && ci.records[i].len % 8 && !pad_pos) {
+			pad_pos = ci.records[i].pos;	/* the first FILE with padding */
 			file_len = ci.records[i].len;
+		}
 	}
 	tap_ok(ok_bounds == bounds, "truncated at and between all %zu record boundaries: %zu precise refusals",
 	       bounds / 2, ok_bounds);
@@ -513,9 +857,14 @@ static void counter(void)
 	signal_pos = record_of(&ci, CKPT_HDR_SIGNAL, 0);
 	creds_pos = record_of(&ci, CKPT_HDR_CREDS, 0);
 	tree_pos = record_of(&ci, CKPT_HDR_TREE, 0);
+	rlimits_pos = record_of(&ci, CKPT_HDR_RLIMITS, 0);
+	fs_pos = record_of(&ci, CKPT_HDR_FS, 0);
+	if (ci.nr_procs && ci.procs[0].nr_fds)
+		fd0_ref = ci.procs[0].fds[0].file_objref;
 	ci_free(&ci);
-	if (!fd_pos || !vma_pos || !file_pos || !signal_pos || !creds_pos || tree_pos != 288)
-		tap_bail("counter.img lacks an FD, VMA+PAGES, FILE, SIGNAL or CREDS record, or its TREE after ARCH");
+	if (!fd_pos || !vma_pos || !file_pos || !signal_pos || !creds_pos || tree_pos != 288 ||
+	    !rlimits_pos || !fs_pos || !fd0_ref)
+		tap_bail("counter.img lacks an FD, VMA+PAGES, FILE, SIGNAL, CREDS, RLIMITS or FS record, or its TREE after ARCH");
 
 	broken("wrong magic", img_len, 16, "XXXXXXX", 8, "bad magic");
 	broken("not an image at all", img_len, 0, "\x07\0\0\0", 4, "not a checkpoint image");
@@ -531,10 +880,11 @@ static void counter(void)
 	memcpy(&v64, img + vma_pos + 16 + 40, 8);
 	v64++;
 	broken("VMA page count inconsistent", img_len, vma_pos + 16 + 40, &v64, 8, "pages");
-	if (file_len % 8 == 0)
-		tap_bail("the first FILE record has no padding to spoil");
-	broken("non-zero padding", img_len, file_pos + 16 + file_len, "\1", 1,
-	       "non-zero padding");
+	if (pad_pos)
+		broken("non-zero padding", img_len, pad_pos + 16 + file_len, "\1", 1,
+		       "non-zero padding");
+	else
+		tap_ok(false, "non-zero padding: no FILE record of counter.img has padding to spoil");
 	v64 = 3;
 	broken("tail record count wrong", img_len, img_len - 16, &v64, 8, "the tail says");
 	broken("tail magic wrong", img_len, img_len - 24, "XXXXXXX", 8, "bad tail magic");
@@ -556,6 +906,29 @@ static void counter(void)
 	broken("a group count beyond the record", img_len,
 	       creds_pos + 16 + offsetof(struct ckpt_hdr_creds, nr_groups), &v32, 4,
 	       "room for");
+
+	lim[0] = ~0ULL;		/* RLIMIT_CPU unlimited under a hard limit of 1 s */
+	lim[1] = 1;
+	broken("a soft limit above its hard limit", img_len,
+	       rlimits_pos + 16 + offsetof(struct ckpt_hdr_rlimits, rlim[RLIMIT_CPU]), lim,
+	       sizeof(lim), "RLIMIT_CPU: soft limit unlimited above the hard limit 1");
+	snprintf(want, sizeof(want), "working directory objref %u is ", fd0_ref);
+	broken("the working directory the file of fd 0 (not a directory)", img_len,
+	       fs_pos + 16 + offsetof(struct ckpt_hdr_fs, cwd_objref), &fd0_ref, 4, want);
+
+	/* make-fixtures.sh runs the counter in /tmp, under the restarter's root */
+	snprintf(args, sizeof(args), "%scounter.img", fixtures);
+	ret = run(args, out, sizeof(out));
+	i = strlen(out);
+	snprintf(args, sizeof(args), "--json %scounter.img", fixtures);
+	ret |= run(args, out + i, sizeof(out) - i);
+	tap_ok(!ret && strstr(out, "\nlimits: ") &&
+	       strstr(out, "\nfs: cwd /tmp, root the restarter's, umask 0") &&
+	       strstr(out, "\"cwd\": \"/tmp\", \"root\": null, \"umask\": \"0") &&
+	       strstr(out, "\"rlimits\": {\"cpu\": {\"cur\": ") &&
+	       strstr(out, "\"shmem\": [], "),
+	       "counter.img: its limits, working directory /tmp and umask shown, and in --json (exit %d)",
+	       ret);
 }
 
 /* threads.img: a leader and 8 threads, and what makes such an image invalid (5 results). */
@@ -663,8 +1036,10 @@ int main(void)
 
 	if (dir)
 		fixtures = dir;
-	tap_plan(TREE_RESULTS + 4 + 17 + 5 + 1 + 3);
+	tap_plan(TREE_RESULTS + SHMEM_RESULTS + FS_RESULTS + 4 + COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
+	shmem_tests();
+	fs_tests();
 	fixtures_valid();
 	counter();
 	threads();

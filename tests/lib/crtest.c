@@ -329,18 +329,5 @@ void engine_on(void)
 
 const char *engine_stat(const char *key)
 {
-	static char line[512];
-	FILE *f = fopen("/sys/kernel/debug/checkpoint/stats", "r");
-	size_t n = strlen(key);
-	const char *v = "";
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ' ') {
-			line[strcspn(line, "\n")] = '\0';
-			v = line + n + 1;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return v;
+	return cr_stat(key);
 }

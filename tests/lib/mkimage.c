@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,19 +46,21 @@ static void record(struct out *o, uint32_t type, uint32_t objref,
 	o->nr_records++;
 }
 
-/* One page of the VMA at VMA_START, its data at a 4096-byte stream offset. */
-static void pages(struct out *o, uint32_t mm_ref, int32_t pid)
+/*
+ * One page at @addr (a VMA's address, or an offset in a SHMEM) filled
+ * with @fill, its data at a 4096-byte stream offset.
+ */
+static void pages(struct out *o, uint32_t ref, uint64_t addr, int fill)
 {
 	uint64_t meta = sizeof(struct ckpt_hdr_pages) + 8, start = o->len + 16;
 	uint64_t pad = (4096 - (start + meta) % 4096) % 4096;
 	struct ckpt_hdr_pages hp = { .nr_pages = 1, .data_offset = meta + pad };
 	unsigned char *payload = calloc(1, meta + pad + 4096);
-	uint64_t addr = VMA_START;
 
 	memcpy(payload, &hp, sizeof(hp));
 	memcpy(payload + sizeof(hp), &addr, 8);
-	memset(payload + meta + pad, pid & 0xff, 4096);
-	record(o, CKPT_HDR_PAGES, mm_ref, payload, meta + pad + 4096);
+	memset(payload + meta + pad, fill & 0xff, 4096);
+	record(o, CKPT_HDR_PAGES, ref, payload, meta + pad + 4096);
 	free(payload);
 }
 
@@ -96,8 +99,44 @@ static void cpu_xstate(struct out *o, uint32_t task_ref)
 	record(o, CKPT_HDR_XSTATE, task_ref, xstate, sizeof(xstate));
 }
 
-/* A live process's records; *@null: the root's /dev/null FILE, once saved. */
-static void process(struct out *o, const struct ckpt_tree_task *e, uint32_t *null)
+/* What the processes save once, with the first that has it. */
+struct shared {
+	uint32_t null;		/* the root's /dev/null FILE */
+	uint32_t shmem;		/* the SHMEM */
+	size_t shmem_maps;	/* the processes still to map it */
+};
+
+/* The SHMEM record and its pages, with the first process that maps it. */
+static void shmem(struct out *o, struct shared *sh)
+{
+	struct ckpt_hdr_shmem hs = { .size = MK_SHMEM_SIZE, .nr_pages = 2,
+				     .flags = CKPT_SHMEM_NORESERVE };
+
+	sh->shmem = o->next_ref++;
+	record(o, CKPT_HDR_SHMEM, sh->shmem, &hs, sizeof(hs));
+	pages(o, sh->shmem, 0, 0xaa);
+	pages(o, sh->shmem, 2 * 4096, 0xbb);
+}
+
+/* The RLIMITS record: MK_RLIMIT_*, the others unlimited. */
+static void rlimits(struct out *o, uint32_t task_ref)
+{
+	struct ckpt_hdr_rlimits l = { .nr_limits = CKPT_RLIM_NLIMITS };
+	unsigned int i;
+
+	for (i = 0; i < CKPT_RLIM_NLIMITS; i++)
+		l.rlim[i].cur = l.rlim[i].max = ~0ULL;
+	l.rlim[RLIMIT_STACK].cur = MK_RLIMIT_STACK;
+	l.rlim[RLIMIT_CORE].cur = MK_RLIMIT_CORE;
+	l.rlim[RLIMIT_NOFILE].cur = MK_RLIMIT_NOFILE;
+	l.rlim[RLIMIT_NOFILE].max = MK_RLIMIT_NOFILE_MAX;
+	l.rlim[RLIMIT_MEMLOCK].cur = l.rlim[RLIMIT_MEMLOCK].max = MK_RLIMIT_MEMLOCK;
+	record(o, CKPT_HDR_RLIMITS, task_ref, &l, sizeof(l));
+}
+
+/* A live process's records. */
+static void process(struct out *o, const struct mk_spec *s,
+		    const struct ckpt_tree_task *e, struct shared *sh)
 {
 	struct ckpt_hdr_signal sig = { .nr_actions = CKPT_NSIG };
 	struct ckpt_hdr_creds creds = { 0 };
@@ -105,31 +144,59 @@ static void process(struct out *o, const struct ckpt_tree_task *e, uint32_t *nul
 	struct ckpt_hdr_vma vma = { .start = VMA_START, .end = VMA_START + 0x1000,
 				    .vm_flags = 0x3, .kind = CKPT_VMA_ANON,
 				    .nr_pages = 1 };
+	struct ckpt_hdr_vma shvma = { .start = MK_SHMEM_START,
+				      .end = MK_SHMEM_START + MK_SHMEM_SIZE,
+				      .vm_flags = MK_SHMEM_FLAGS,
+				      .kind = CKPT_VMA_SHARED_ANON };
 	struct ckpt_hdr_fd fd = { 0 };
+	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
 	uint32_t task_ref = task(o, e), files_ref, own, mm_ref;
 	char path[64];
 
 	record(o, CKPT_HDR_SIGNAL, task_ref, &sig, sizeof(sig));
 	record(o, CKPT_HDR_CREDS, task_ref, &creds, sizeof(creds));
+	if (!s->no_rlimits)
+		rlimits(o, task_ref);
 	files_ref = o->next_ref++;
-	if (!*null) {
-		*null = o->next_ref++;
-		file(o, *null, "/dev/null", S_IFCHR | 0666);
+	if (!sh->null) {
+		sh->null = o->next_ref++;
+		file(o, sh->null, "/dev/null", S_IFCHR | 0666);
 	}
 	own = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
 	file(o, own, path, S_IFREG | 0644);
-	fd.file_objref = *null;
+	fd.file_objref = sh->null;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 	fd.fd = 1;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 	fd.fd = 3;
 	fd.file_objref = own;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	fs.cwd_objref = o->next_ref++;
+	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
+	file(o, fs.cwd_objref, path, S_IFDIR | 0755);
+	if (e->pid == s->chroot_pid) {
+		fs.root_objref = o->next_ref++;
+		snprintf(path, sizeof(path), "/srv/jail.%d", e->pid);
+		file(o, fs.root_objref, path, S_IFDIR | 0755);
+	}
+	if (!s->no_fs)
+		record(o, CKPT_HDR_FS, task_ref, &fs, sizeof(fs));
+	if (s->two_fs)
+		record(o, CKPT_HDR_FS, task_ref, &fs, sizeof(fs));
+	if (sh->shmem_maps) {
+		sh->shmem_maps--;
+		mm.nr_vmas = 2;
+		if (!sh->shmem)
+			shmem(o, sh);
+		shvma.file_objref = sh->shmem;
+	}
 	mm_ref = o->next_ref++;
 	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
 	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
-	pages(o, mm_ref, e->pid);
+	pages(o, mm_ref, VMA_START, e->pid);
+	if (mm.nr_vmas == 2)
+		record(o, CKPT_HDR_VMA, mm_ref, &shvma, sizeof(shvma));
 	cpu_xstate(o, task_ref);
 }
 
@@ -146,7 +213,7 @@ unsigned char *mk_image(const struct mk_spec *s, size_t *len)
 	struct ckpt_hdr_tail tail = { .magic = CKPT_TAIL_MAGIC };
 	struct ckpt_hdr_tree tree = { .nr_tasks = s->nr_tasks, .nr_procs = s->nr_procs };
 	struct out o = { .next_ref = 1 };
-	uint32_t null = 0;
+	struct shared sh = { .shmem_maps = s->shmem_maps };
 	unsigned char *payload;
 	bool live = false;
 
@@ -169,7 +236,7 @@ unsigned char *mk_image(const struct mk_spec *s, size_t *len)
 		if (e->pid == e->tgid) {
 			live = !(e->flags & CKPT_TREE_ZOMBIE);
 			if (live)
-				process(&o, e, &null);
+				process(&o, s, e, &sh);
 		} else if (live) {
 			cpu_xstate(&o, task(&o, e));
 		}

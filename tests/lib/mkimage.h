@@ -8,6 +8,7 @@
 #ifndef MKIMAGE_H
 #define MKIMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,14 +24,49 @@ struct mk_spec {
 	size_t nr_recs;
 	/* the header's and the TREE record's counts; 0: what the entries say */
 	uint32_t nr_tasks, nr_procs;
+	/* how many live processes, the first ones, map the shared memory
+	 * (MK_SHMEM_*); 0: none */
+	size_t shmem_maps;
+	/* the live process with this pid has a root of its own (a FILE
+	 * /srv/jail.PID); 0: none has, every root is the restarter's */
+	int32_t chroot_pid;
+	/* damage: every live process without its RLIMITS record, without
+	 * its FS record, or with its FS record twice */
+	bool no_rlimits, no_fs, two_fs;
 };
 
 /*
- * The image of @s in a new buffer (free() it), its length in *@len. Each
- * live process: TASK SIGNAL CREDS, a FILE of its own (/tmp/out.PID) and
- * FDs 0 and 1 on the root's /dev/null (saved once, in the root's
- * records) and 3 on its own file, MM with one anonymous VMA of one page,
- * CPU XSTATE; each thread TASK CPU XSTATE; objrefs new in image order.
+ * Every live process's limits (RLIMITS record): these, the others
+ * unlimited; its umask (FS record).
+ */
+#define MK_RLIMIT_STACK		(8ULL << 20)	/* soft; hard unlimited */
+#define MK_RLIMIT_CORE		0ULL		/* soft; hard unlimited */
+#define MK_RLIMIT_NOFILE	1024ULL		/* soft */
+#define MK_RLIMIT_NOFILE_MAX	4096ULL
+#define MK_RLIMIT_MEMLOCK	(64ULL << 10)	/* soft and hard */
+#define MK_UMASK		022U
+
+/*
+ * The shared anonymous memory of mk_spec.shmem_maps: MK_SHMEM_SIZE bytes,
+ * noreserve, its pages at offsets 0 and 0x2000 saved in one PAGES record
+ * each (filled with 0xaa and 0xbb), mapped whole at MK_SHMEM_START.
+ */
+#define MK_SHMEM_START	0x20000ULL
+#define MK_SHMEM_SIZE	(3 * 4096ULL)
+#define MK_SHMEM_FLAGS	0xfbULL		/* VM_READ VM_WRITE VM_SHARED VM_MAY* */
+
+/*
+ * The image of @s in a new buffer (free() it), its length in *@len
+ * (format CKPT_FORMAT_VERSION). Each live process: TASK SIGNAL CREDS
+ * RLIMITS (MK_RLIMIT_*), a FILE of its own (/tmp/out.PID) and FDs 0 and 1
+ * on the root's /dev/null (saved once, in the root's records) and 3 on
+ * its own file, the FILE of its working directory (/tmp/cwd.PID, a
+ * directory; then the root's, for @s->chroot_pid) and its FS record
+ * (umask MK_UMASK), MM with one anonymous VMA of one page, CPU XSTATE;
+ * each thread TASK CPU XSTATE; objrefs new in image order. The first
+ * @s->shmem_maps processes also have a second VMA mapping the shared
+ * memory, whose SHMEM record and its PAGES come with the first of them,
+ * after its FS record.
  */
 unsigned char *mk_image(const struct mk_spec *s, size_t *len);
 

@@ -19,9 +19,11 @@ static const char *const names[] = {
 	[CKPT_HDR_TASK] = "TASK",
 	[CKPT_HDR_CPU] = "CPU", [CKPT_HDR_XSTATE] = "XSTATE",
 	[CKPT_HDR_SIGNAL] = "SIGNAL",
-	[CKPT_HDR_CREDS] = "CREDS",
+	[CKPT_HDR_CREDS] = "CREDS", [CKPT_HDR_RLIMITS] = "RLIMITS",
+	[CKPT_HDR_FS] = "FS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
-	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_FILE] = "FILE",
+	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
+	[CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD",
 };
 
@@ -39,8 +41,33 @@ const char *ci_vma_kind(uint32_t kind)
 	case CKPT_VMA_FILE: return "file";
 	case CKPT_VMA_VDSO: return "vdso";
 	case CKPT_VMA_VVAR: return "vvar";
+	case CKPT_VMA_SHARED_ANON: return "shared-anon";
 	}
 	return "unknown";
+}
+
+/* RLIMIT_* n: n's name, upper case then lower case. */
+static const char *const rlimit_names[CKPT_RLIM_NLIMITS][2] = {
+	{ "CPU", "cpu" }, { "FSIZE", "fsize" }, { "DATA", "data" },
+	{ "STACK", "stack" }, { "CORE", "core" }, { "RSS", "rss" },
+	{ "NPROC", "nproc" }, { "NOFILE", "nofile" }, { "MEMLOCK", "memlock" },
+	{ "AS", "as" }, { "LOCKS", "locks" }, { "SIGPENDING", "sigpending" },
+	{ "MSGQUEUE", "msgqueue" }, { "NICE", "nice" }, { "RTPRIO", "rtprio" },
+	{ "RTTIME", "rttime" },
+};
+
+const char *ci_rlimit_name(unsigned int i, bool lower)
+{
+	return i < CKPT_RLIM_NLIMITS ? rlimit_names[i][lower] : NULL;
+}
+
+bool ci_rlimit_bytes(unsigned int i)
+{
+	/* FSIZE DATA STACK CORE RSS, MEMLOCK AS, MSGQUEUE */
+	static const unsigned int bytes = 1U << 1 | 1U << 2 | 1U << 3 | 1U << 4 |
+		1U << 5 | 1U << 8 | 1U << 9 | 1U << 12;
+
+	return i < CKPT_RLIM_NLIMITS && (bytes & 1U << i);
 }
 
 const char *ci_prot(uint64_t vm_flags, char buf[5])
@@ -70,9 +97,30 @@ const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref
 	return NULL;
 }
 
+const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	size_t i;
+
+	for (i = 0; objref && i < img->nr_shmems; i++)
+		if (img->shmems[i].objref == objref)
+			return &img->shmems[i];
+	return NULL;
+}
+
+bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_vmas; i++)
+		if (p->vmas[i].v.kind == CKPT_VMA_SHARED_ANON &&
+		    p->vmas[i].v.file_objref == objref)
+			return true;
+	return false;
+}
+
 int rd_bad(struct reader *r, const char *fmt, ...)
 {
-	char what[200];
+	char what[256];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -181,7 +229,10 @@ static int objset_add(struct objset *s, uint32_t ref)
 	return 1;
 }
 
-/* The record's objref is a new one: an owner's (TASK, MM, files table) or a FILE's. */
+/*
+ * The record's objref is a new one: an owner's (TASK, MM, files table), a
+ * FILE's or a SHMEM's.
+ */
 static int fresh(struct reader *r)
 {
 	int ret = r->rec.objref ? objset_add(&r->used, r->rec.objref) : 0;
@@ -358,7 +409,7 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 
 /* The record types allowed next, as restart reads them. */
 enum stage {
-	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_CREDS, S_FILES, S_VMAS,
+	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_CREDS, S_RLIMITS, S_FILES, S_VMAS,
 	S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
 
@@ -392,6 +443,48 @@ static int read_after_process(struct reader *r, enum stage *st)
 	return read_tail(r);
 }
 
+/*
+ * A process's FILE, FD, FS and SHMEM records, each SHMEM followed by the
+ * PAGES records of its pages, up to its MM record; one FS record among
+ * them.
+ */
+static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
+{
+	struct ci_image *img = r->img;
+	struct ci_shmem *sh = img->nr_shmems ? &img->shmems[img->nr_shmems - 1] : NULL;
+	uint32_t t = r->rec.type;
+
+	if (t == CKPT_HDR_PAGES && r->in_shmem)
+		return owned(r, sh->objref) || rd_shmem_pages(r, sh) ? -1 : 0;
+	if (r->in_shmem && sh->pages != sh->s.nr_pages)
+		return rd_bad(r, "the SHMEM before has %llu of its %llu pages",
+			      (unsigned long long)sh->pages,
+			      (unsigned long long)sh->s.nr_pages);
+	r->in_shmem = t == CKPT_HDR_SHMEM;
+	if (t == CKPT_HDR_FILE)
+		return fresh(r) || rd_file(r) ? -1 : 0;
+	if (t == CKPT_HDR_SHMEM)
+		return fresh(r) || rd_shmem(r) ? -1 : 0;
+	if (t == CKPT_HDR_FS)
+		return owned(r, p->task_objref) || rd_fs(r, p) ? -1 : 0;
+	if (t == CKPT_HDR_FD) {
+		if (p->files_objref ? owned(r, p->files_objref) : fresh(r))
+			return -1;
+		p->files_objref = r->rec.objref;
+		return rd_fd(r, p);
+	}
+	if (t != CKPT_HDR_MM)
+		return 1;
+	if (!p->has_fs)
+		return rd_bad(r, "process %d has no FS record (one before its MM record)",
+			      p->task.pid);
+	*st = S_VMAS;
+	if (fresh(r))
+		return -1;
+	p->mm_objref = r->rec.objref;
+	return rd_mm(r, p);
+}
+
 /* 0 or -1: the record read; 1: not one that may come now. */
 static int read_record(struct reader *r, enum stage *st)
 {
@@ -418,26 +511,17 @@ static int read_record(struct reader *r, enum stage *st)
 			return 1;
 		return owned(r, p->task_objref) || rd_signal(r, &p->signal) ? -1 : 0;
 	case S_CREDS:
-		*st = S_FILES;
+		*st = S_RLIMITS;
 		if (t != CKPT_HDR_CREDS)
 			return 1;
 		return owned(r, p->task_objref) || rd_creds(r, p) ? -1 : 0;
-	case S_FILES:
-		if (t == CKPT_HDR_FILE)
-			return fresh(r) || rd_file(r) ? -1 : 0;
-		if (t == CKPT_HDR_FD) {
-			if (p->files_objref ? owned(r, p->files_objref) : fresh(r))
-				return -1;
-			p->files_objref = r->rec.objref;
-			return rd_fd(r, p);
-		}
-		if (t != CKPT_HDR_MM)
+	case S_RLIMITS:
+		*st = S_FILES;
+		if (t != CKPT_HDR_RLIMITS)
 			return 1;
-		*st = S_VMAS;
-		if (fresh(r))
-			return -1;
-		p->mm_objref = r->rec.objref;
-		return rd_mm(r, p);
+		return owned(r, p->task_objref) || rd_rlimits(r, p) ? -1 : 0;
+	case S_FILES:
+		return read_files(r, p, st);
 	case S_VMAS:
 		if (t == CKPT_HDR_PAGES && p->nr_vmas)
 			return owned(r, p->mm_objref) || rd_pages(r, p) ? -1 : 0;
@@ -540,7 +624,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS (FILE|FD)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -568,6 +652,7 @@ void ci_free(struct ci_image *img)
 	for (i = 0; i < img->nr_files; i++)
 		free(img->files[i].path);
 	free(img->files);
+	free(img->shmems);
 	free(img->tree);
 	free(img->tree_index);
 	free(img->records);

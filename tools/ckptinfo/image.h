@@ -30,6 +30,14 @@ struct ci_file {
 	char *path;
 };
 
+/* Shared anonymous memory: a SHMEM record, with the first process that maps it. */
+struct ci_shmem {
+	uint32_t objref;
+	size_t proc;			/* the process whose records hold it */
+	struct ckpt_hdr_shmem s;
+	uint64_t pages;			/* counted in its PAGES records */
+};
+
 struct ci_vma {
 	struct ckpt_hdr_vma v;
 	uint64_t pages;		/* counted in its PAGES records */
@@ -52,6 +60,9 @@ struct ci_proc {
 	struct ckpt_hdr_signal signal;
 	struct ckpt_hdr_creds creds;
 	uint32_t *groups;		/* creds.nr_groups supplementary groups */
+	struct ckpt_hdr_rlimits rlimits;
+	struct ckpt_hdr_fs fs;		/* its FILE records: ci_file_by_ref() */
+	bool has_fs;			/* its FS record read */
 	struct ckpt_hdr_mm mm;
 	struct ckpt_hdr_cpu cpu;
 	uint64_t xstate_features;	/* XSAVE header xfeatures */
@@ -59,11 +70,12 @@ struct ci_proc {
 	size_t nr_threads;
 
 	size_t nr_files;		/* FILE records among its records */
+	size_t nr_shmems;		/* SHMEM records among its records */
 	struct ckpt_hdr_fd *fds;
 	size_t nr_fds;
 	struct ci_vma *vmas;
 	size_t nr_vmas;
-	uint64_t pages;			/* in its PAGES records */
+	uint64_t pages;			/* in its VMAs' PAGES records */
 };
 
 struct ci_image {
@@ -81,14 +93,16 @@ struct ci_image {
 
 	struct ci_file *files;		/* every FILE record, image order */
 	size_t nr_files;
+	struct ci_shmem *shmems;	/* every SHMEM record, image order */
+	size_t nr_shmems;
 	size_t nr_records;
 	struct ci_record *records;	/* kept when asked for */
 	size_t nr_kept;
 
-	uint64_t pages;			/* in all PAGES records */
+	uint64_t pages;			/* in all PAGES records (SHMEMs' too) */
 	uint64_t size;			/* bytes up to the end of the tail */
 	uint64_t trailing;		/* bytes after the tail (ignored) */
-	char error[320];		/* why the image is invalid */
+	char error[384];		/* why the image is invalid */
 };
 
 /* Read and check the image on @f. 0: valid; -1: invalid, see img->error. */
@@ -97,10 +111,18 @@ void ci_free(struct ci_image *img);
 
 const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
+/* RLIMIT_* @i's name without the prefix: "NOFILE" (@lower: "nofile"), or NULL. */
+const char *ci_rlimit_name(unsigned int i, bool lower);
+/* Whether RLIMIT_* @i counts bytes (printed with K, M, G, T suffixes). */
+bool ci_rlimit_bytes(unsigned int i);
+#define CI_RLIM_INFINITY (~0ULL)
 /* What signal @sig (1-64) does in the image: SIG_DFL, SIG_IGN or a handler. */
 enum ci_disposition { CI_SIG_DEFAULT, CI_SIG_IGNORED, CI_SIG_CAUGHT };
 enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int sig);
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
+const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref);
+/* Whether a VMA of @p maps the SHMEM @objref. */
+bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
 
@@ -126,5 +148,7 @@ static inline bool ci_entry_zombie(const struct ckpt_tree_task *e)
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs);
 void ci_print_records(FILE *out, const struct ci_image *img);
 void ci_print_json(FILE *out, const struct ci_image *img, bool regs, bool records);
+/* The pids of the processes mapping the SHMEM @objref, ", " between: how many. */
+size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref);
 
 #endif /* CKPTINFO_IMAGE_H */

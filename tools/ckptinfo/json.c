@@ -2,8 +2,9 @@
 /*
  * ckptinfo --json: the summary's content as one JSON object
  * (docs/ckptinfo.md): the image, the root process's keys at the top
- * level, "tree" (every TREE entry) and "processes" (each live process
- * with the same keys as the top level's).
+ * level, "tree" (every TREE entry), "processes" (each live process
+ * with the same keys as the top level's) and "shmem" (each SHMEM record,
+ * an empty list in an image without shared memory).
  */
 #include "image.h"
 
@@ -58,6 +59,42 @@ static void creds(FILE *out, const struct ci_proc *p)
 	}
 	fprintf(out, ", \"securebits\": %u, \"no_new_privs\": %s}", c->securebits,
 		c->flags & CKPT_CREDS_NO_NEW_PRIVS ? "true" : "false");
+}
+
+/* A limit: a number, or null for RLIM_INFINITY. */
+static void limit(FILE *out, uint64_t v)
+{
+	if (v == CI_RLIM_INFINITY)
+		fputs("null", out);
+	else
+		fprintf(out, "%" PRIu64, v);
+}
+
+/*
+ * "cwd": "/path", "root": "/path" or null (the restarter's), "umask":
+ * "0022", "rlimits": {"cpu": {"cur": N or null, "max": ..}, ...}: every
+ * limit, null for unlimited.
+ */
+static void fs_rlimits(FILE *out, const struct ci_image *img, const struct ci_proc *p)
+{
+	unsigned int i;
+
+	fputs(", \"cwd\": ", out);
+	str(out, ci_file_by_ref(img, p->fs.cwd_objref)->path);
+	fputs(", \"root\": ", out);
+	if (p->fs.root_objref)
+		str(out, ci_file_by_ref(img, p->fs.root_objref)->path);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"umask\": \"%04o\", \"rlimits\": {", p->fs.umask);
+	for (i = 0; i < CKPT_RLIM_NLIMITS; i++) {
+		fprintf(out, "%s\"%s\": {\"cur\": ", i ? ", " : "", ci_rlimit_name(i, true));
+		limit(out, p->rlimits.rlim[i].cur);
+		fputs(", \"max\": ", out);
+		limit(out, p->rlimits.rlim[i].max);
+		fputc('}', out);
+	}
+	fputc('}', out);
 }
 
 /* A task's own: "0x..", "altstack": {"sp": "0x..", "size": N} or null */
@@ -181,6 +218,9 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		} else {
 			fputs("null", out);
 		}
+		if (v->kind == CKPT_VMA_SHARED_ANON)
+			fprintf(out, ", \"shmem\": %u, \"offset\": %" PRIu64,
+				v->file_objref, (uint64_t)v->pgoff * 4096);
 		fputc('}', out);
 	}
 	fputs("]}", out);
@@ -212,7 +252,10 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	fputc(']', out);
 }
 
-/* A process's keys, each after ", ": task signals creds threads mm fds. */
+/*
+ * A process's keys, each after ", ": task signals creds cwd root umask
+ * rlimits threads mm fds.
+ */
 static void process(FILE *out, const struct ci_image *img,
 		    const struct ci_proc *p, bool with_regs)
 {
@@ -225,9 +268,34 @@ static void process(FILE *out, const struct ci_image *img,
 	fputc('}', out);
 	signals(out, &p->signal, &p->task);
 	creds(out, p);
+	fs_rlimits(out, img, p);
 	threads(out, p, with_regs);
 	mm(out, img, p);
 	fds(out, img, p);
+}
+
+/*
+ * "shmem": [{objref, size, nr_pages, flags, noreserve, saved_with,
+ * mapped_by}, ...], empty in an image without shared memory.
+ */
+static void shmems(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	fputs(", \"shmem\": [", out);
+	for (i = 0; i < img->nr_shmems; i++) {
+		const struct ci_shmem *sh = &img->shmems[i];
+
+		fprintf(out, "%s{\"objref\": %u, \"size\": %" PRIu64 ", \"nr_pages\": %" PRIu64
+			", \"flags\": %u, \"noreserve\": %s, \"saved_with\": %d, \"mapped_by\": [",
+			i ? ", " : "", sh->objref, (uint64_t)sh->s.size,
+			(uint64_t)sh->s.nr_pages, sh->s.flags,
+			sh->s.flags & CKPT_SHMEM_NORESERVE ? "true" : "false",
+			img->procs[sh->proc].task.pid);
+		ci_print_shmem_mappers(out, img, sh->objref);
+		fputs("]}", out);
+	}
+	fputc(']', out);
 }
 
 /* "tree": [{pid, tgid, ppid, pgid, sid, zombie, exit_code}, ...] */
@@ -275,7 +343,9 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 		process(out, img, &img->procs[i], with_regs);
 		fputc('}', out);
 	}
-	fprintf(out, "], \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
+	fputc(']', out);
+	shmems(out, img);
+	fprintf(out, ", \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
 		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,
 		img->nr_records, img->nr_files, img->pages, img->size, img->trailing);
 	if (records) {

@@ -18,13 +18,14 @@ static void usage(FILE *f)
 		"Check a checkpoint image (IMAGE, or - for standard input; a pipe is\n"
 		"fine) as restart would, and summarize it: header, the process tree\n"
 		"(drawn as pstree draws it: pid, comm, process group, session, threads;\n"
-		"zombies with their wait() status), then each live process: task,\n"
-		"signals, credentials, threads, memory, files; then the totals.\n"
+		"zombies with their wait() status), the shared memory, then each live\n"
+		"process: task, signals, credentials, resource limits, working\n"
+		"directory, root and umask, threads, memory, files; then the totals.\n"
 		"  --records  one line per record: pos, type, len, objref (the fields\n"
 		"             of the checkpoint trace events)\n"
 		"  --json     the same content as JSON: the root process's keys at the\n"
-		"             top level, \"tree\" (every task) and \"processes\" (each\n"
-		"             live process); docs/ckptinfo.md\n"
+		"             top level, \"tree\" (every task), \"processes\" (each\n"
+		"             live process) and \"shmem\"; docs/ckptinfo.md\n"
 		"  --regs     include the general registers\n"
 		"Exit 0 for a valid image, 1 for an invalid one, 2 for usage errors.\n");
 }

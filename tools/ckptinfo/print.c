@@ -63,6 +63,62 @@ static void print_creds(FILE *out, const struct ci_proc *p)
 		c->flags & CKPT_CREDS_NO_NEW_PRIVS ? ", no_new_privs" : "");
 }
 
+/* A limit's value: "inf", or bytes with the largest exact suffix ("8M"). */
+static void print_limit(FILE *out, unsigned int i, uint64_t v)
+{
+	static const char suffix[] = "KMGTPE";
+	int n = -1;
+
+	if (v == CI_RLIM_INFINITY) {
+		fputs("inf", out);
+		return;
+	}
+	while (ci_rlimit_bytes(i) && v && !(v % 1024) && n < 5) {
+		v /= 1024;
+		n++;
+	}
+	fprintf(out, "%" PRIu64, v);
+	if (n >= 0)
+		fputc(suffix[n], out);
+}
+
+/*
+ * "limits: STACK 8M/inf, NOFILE 1024/4096 (others unlimited)": soft/hard,
+ * each limit not unlimited, in RLIMIT_* order; bytes with K, M, G...
+ */
+static void print_rlimits(FILE *out, const struct ckpt_hdr_rlimits *l)
+{
+	const char *sep = " ";
+	unsigned int i, shown = 0;
+
+	fputs("limits:", out);
+	for (i = 0; i < CKPT_RLIM_NLIMITS; i++) {
+		if (l->rlim[i].cur == CI_RLIM_INFINITY && l->rlim[i].max == CI_RLIM_INFINITY)
+			continue;
+		fprintf(out, "%s%s ", sep, ci_rlimit_name(i, false));
+		print_limit(out, i, l->rlim[i].cur);
+		fputc('/', out);
+		print_limit(out, i, l->rlim[i].max);
+		sep = ", ";
+		shown++;
+	}
+	if (!shown)
+		fputs(" all unlimited\n", out);
+	else if (shown < CKPT_RLIM_NLIMITS)
+		fputs(" (others unlimited)\n", out);
+	else
+		fputc('\n', out);
+}
+
+/* "fs: cwd /tmp, root the restarter's, umask 0022" */
+static void print_fs(FILE *out, const struct ci_image *img, const struct ci_proc *p)
+{
+	fprintf(out, "fs: cwd %s, root %s, umask %04o\n",
+		ci_file_by_ref(img, p->fs.cwd_objref)->path,
+		p->fs.root_objref ? ci_file_by_ref(img, p->fs.root_objref)->path :
+				    "the restarter's", p->fs.umask);
+}
+
 /* "signals: caught 10 12, ignored 13, blocked 0x1, altstack 0x...+8192" */
 static void print_signals(FILE *out, const struct ckpt_hdr_signal *s,
 			  const struct ckpt_hdr_task *t)
@@ -137,6 +193,46 @@ static void print_memory(FILE *out, const struct ci_image *img,
 			(uint64_t)v->nr_pages);
 		if (f)
 			fprintf(out, "  %s @%#" PRIx64, f->path, (uint64_t)v->pgoff * 4096);
+		if (v->kind == CKPT_VMA_SHARED_ANON)
+			fprintf(out, "  shmem %u @%#" PRIx64, v->file_objref,
+				(uint64_t)v->pgoff * 4096);
+		fputc('\n', out);
+	}
+}
+
+/* The processes that map a SHMEM (image.h): its "mapped by" list. */
+size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < img->nr_procs; i++)
+		if (ci_proc_maps_shmem(&img->procs[i], objref))
+			fprintf(out, "%s%d", n++ ? ", " : "", img->procs[i].task.pid);
+	return n;
+}
+
+/*
+ * "shared memory: 1 object", then each SHMEM record: its objref, size,
+ * pages, the process whose records hold it and those that map it.
+ */
+static void print_shmems(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	if (!img->nr_shmems)
+		return;
+	fprintf(out, "shared memory: %zu object%s\n", img->nr_shmems,
+		img->nr_shmems == 1 ? "" : "s");
+	for (i = 0; i < img->nr_shmems; i++) {
+		const struct ci_shmem *sh = &img->shmems[i];
+
+		fprintf(out, "  shmem %u: %" PRIu64 " bytes, %" PRIu64 " pages%s, saved with %d",
+			sh->objref, (uint64_t)sh->s.size, (uint64_t)sh->s.nr_pages,
+			sh->s.flags & CKPT_SHMEM_NORESERVE ? ", noreserve" : "",
+			img->procs[sh->proc].task.pid);
+		fputs(", mapped by ", out);
+		if (!ci_print_shmem_mappers(out, img, sh->objref))
+			fputs("no VMA", out);
 		fputc('\n', out);
 	}
 }
@@ -177,6 +273,8 @@ static void print_process(FILE *out, const struct ci_image *img,
 	fputc('\n', out);
 	print_signals(out, &p->signal, &p->task);
 	print_creds(out, p);
+	print_rlimits(out, &p->rlimits);
+	print_fs(out, img, p);
 	if (regs)
 		print_regs(out, &p->cpu);
 	if (p->nr_threads)
@@ -306,6 +404,7 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 		(uint64_t)img->arch.xfeatures, img->arch.xstate_size,
 		img->procs[0].xstate_features);
 	print_tree(out, img);
+	print_shmems(out, img);
 	for (i = 0; i < img->nr_procs; i++)
 		print_process(out, img, &img->procs[i], regs);
 	fprintf(out, "total: %zu records, %" PRIu64 " pages, %" PRIu64 " bytes\n",

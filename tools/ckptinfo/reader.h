@@ -14,6 +14,7 @@
 #define MAX_PATH	4096
 #define MAX_FDS		(1 << 20)
 #define MAX_FILES	(1 << 20)
+#define MAX_SHMEMS	(1 << 20)
 #define MAX_VMAS	(1 << 20)
 #define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
 #define MAX_RECORDS	(1 << 24)
@@ -31,9 +32,12 @@ struct reader {
 	uint64_t pos;			/* stream offset of the next byte */
 	struct ci_record rec;		/* the record being read */
 	bool keep;
-	struct objset used;		/* every owner's and FILE's objref so far */
+	struct objset used;		/* every owner's, FILE's and SHMEM's objref so far */
 	uint32_t task_ref;		/* the last TASK record's objref */
 	size_t next_entry;		/* TREE entry after the last process's */
+	uint64_t next_page;		/* lowest address (a SHMEM's: offset) the
+					 * next page of the last VMA or SHMEM may have */
+	bool in_shmem;			/* the record before: a SHMEM or its PAGES */
 };
 
 /* Record what is wrong, with the offset and the record; always -1. */
@@ -57,10 +61,17 @@ void *rd_grow(void *arr, size_t *nr, size_t size, size_t max);
 int rd_task(struct reader *r, struct ckpt_hdr_task *t);
 int rd_signal(struct reader *r, struct ckpt_hdr_signal *s);
 int rd_creds(struct reader *r, struct ci_proc *p);
+int rd_rlimits(struct reader *r, struct ci_proc *p);
+/* The process's one FS record: its directories FILE records before it. */
+int rd_fs(struct reader *r, struct ci_proc *p);
 int rd_file(struct reader *r);
+int rd_shmem(struct reader *r);
+/* A PAGES record of the image's last SHMEM, @sh. */
+int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
 int rd_fd(struct reader *r, struct ci_proc *p);
 int rd_mm(struct reader *r, struct ci_proc *p);
 int rd_vma(struct reader *r, struct ci_proc *p);
+/* A PAGES record of @p's last VMA. */
 int rd_pages(struct reader *r, struct ci_proc *p);
 int rd_xstate(struct reader *r, uint64_t *features);
 

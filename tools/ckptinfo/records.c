@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A process's records (TASK SIGNAL CREDS FILE FD MM VMA PAGES XSTATE),
- * each checked as restart checks it. Their order and objrefs are
- * image.c's.
+ * A process's records (TASK SIGNAL CREDS RLIMITS FILE FD FS SHMEM MM VMA
+ * PAGES XSTATE), each checked as restart checks it. Their order and
+ * objrefs are image.c's.
  */
 #include "reader.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define USER_TOP	(1ULL << 56)	/* above any x86_64 user address */
+#define VM_SHARED	0x8ULL
+#define VM_MAYSHARE	0x80ULL
+/* What mmap(MAP_SHARED | MAP_ANONYMOUS) never gives: VM_GROWSDOWN, VM_ACCOUNT, VM_WIPEONFORK */
+#define VM_NOT_SHARED_ANON	(0x100ULL | 0x100000ULL | 0x2000000ULL)
+#define MAX_LFS_FILESIZE	((uint64_t)INT64_MAX)
 
 /* What restart checks of any TASK record, a leader's or a thread's. */
 int rd_task(struct reader *r, struct ckpt_hdr_task *t)
@@ -87,6 +93,69 @@ int rd_creds(struct reader *r, struct ci_proc *p)
 	return 0;
 }
 
+/*
+ * What restart checks of an RLIMITS record's shape: every limit, none with
+ * its soft limit above its hard one (not the caller's right to raise them,
+ * nor fs.nr_open: the restarting machine's).
+ */
+int rd_rlimits(struct reader *r, struct ci_proc *p)
+{
+	struct ckpt_hdr_rlimits *l = &p->rlimits;
+	char cur[24];
+	unsigned int i;
+
+	if (rd_payload(r, l, sizeof(*l)))
+		return -1;
+	if (l->nr_limits != CKPT_RLIM_NLIMITS)
+		return rd_bad(r, "%u limits, expected %u", l->nr_limits, CKPT_RLIM_NLIMITS);
+	if (l->__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", l->__reserved);
+	for (i = 0; i < CKPT_RLIM_NLIMITS; i++) {
+		if (l->rlim[i].cur <= l->rlim[i].max)
+			continue;
+		if (l->rlim[i].cur == CI_RLIM_INFINITY)
+			snprintf(cur, sizeof(cur), "unlimited");
+		else
+			snprintf(cur, sizeof(cur), "%llu", (unsigned long long)l->rlim[i].cur);
+		return rd_bad(r, "RLIMIT_%s: soft limit %s above the hard limit %llu",
+			      ci_rlimit_name(i, false), cur,
+			      (unsigned long long)l->rlim[i].max);
+	}
+	return 0;
+}
+
+/* The FS record's directory @what (cwd, root): a FILE record before it. */
+static int fs_dir(struct reader *r, const char *what, uint32_t objref)
+{
+	const struct ci_file *f = ci_file_by_ref(r->img, objref);
+
+	if (!f)
+		return rd_bad(r, "%s objref %u has no FILE record before it", what, objref);
+	if (!S_ISDIR(f->f.i_mode))
+		return rd_bad(r, "%s objref %u is %s, mode %#o: not a directory", what,
+			      objref, f->path, f->f.i_mode);
+	return 0;
+}
+
+int rd_fs(struct reader *r, struct ci_proc *p)
+{
+	struct ckpt_hdr_fs *fs = &p->fs;
+
+	if (p->has_fs)
+		return rd_bad(r, "a second FS record for process %d", p->task.pid);
+	if (rd_payload(r, fs, sizeof(*fs)))
+		return -1;
+	if (fs->umask & ~0777U)
+		return rd_bad(r, "umask %#o has bits outside 0777", fs->umask);
+	if (fs->__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", fs->__reserved);
+	if (fs_dir(r, "working directory", fs->cwd_objref) ||
+	    (fs->root_objref && fs_dir(r, "root", fs->root_objref)))
+		return -1;
+	p->has_fs = true;
+	return 0;
+}
+
 /* A FILE record: the image's, named by this process and any later one. */
 int rd_file(struct reader *r)
 {
@@ -122,6 +191,34 @@ int rd_file(struct reader *r)
 	img->procs[img->nr_procs - 1].nr_files++;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
+	return 0;
+}
+
+/* A SHMEM record: the image's, mapped by this process and any later one. */
+int rd_shmem(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ckpt_hdr_shmem hs;
+	struct ci_shmem *sh;
+
+	if (rd_payload(r, &hs, sizeof(hs)))
+		return -1;
+	if (hs.flags & ~CKPT_SHMEM_NORESERVE)
+		return rd_bad(r, "unknown flags %#x", hs.flags);
+	if (hs.__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", hs.__reserved);
+	if (!hs.size || hs.size > MAX_LFS_FILESIZE ||
+	    hs.nr_pages > (hs.size + PAGE_SIZE - 1) / PAGE_SIZE)
+		return rd_bad(r, "size %llu with %llu pages: empty, too large or more pages than fit",
+			      (unsigned long long)hs.size, (unsigned long long)hs.nr_pages);
+	sh = rd_grow(img->shmems, &img->nr_shmems, sizeof(*sh), MAX_SHMEMS);
+	if (!sh)
+		return rd_bad(r, "too many shared memory objects");
+	img->shmems = sh;
+	img->shmems[img->nr_shmems - 1] = (struct ci_shmem){
+		.objref = r->rec.objref, .proc = img->nr_procs - 1, .s = hs };
+	img->procs[img->nr_procs - 1].nr_shmems++;
+	r->next_page = 0;
 	return 0;
 }
 
@@ -174,10 +271,17 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 	    v.start < prev_end)
 		return rd_bad(r, "range %#llx-%#llx empty, unaligned or overlapping the one before",
 			      (unsigned long long)v.start, (unsigned long long)v.end);
-	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_VVAR)
+	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_ANON)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
 	if (v.kind == CKPT_VMA_FILE && !ci_file_by_ref(r->img, v.file_objref))
 		return rd_bad(r, "file objref %u has no FILE record", v.file_objref);
+	if (v.kind == CKPT_VMA_SHARED_ANON && !ci_shmem_by_ref(r->img, v.file_objref))
+		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
+			      v.file_objref);
+	if (v.kind == CKPT_VMA_SHARED_ANON &&
+	    ((~v.vm_flags & (VM_SHARED | VM_MAYSHARE)) || v.vm_flags & VM_NOT_SHARED_ANON))
+		return rd_bad(r, "vm_flags %#llx: shared memory without VM_SHARED and VM_MAYSHARE, or growing down, accounted or wiped on fork",
+			      (unsigned long long)v.vm_flags);
 	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
 	    (v.nr_pages && v.kind != CKPT_VMA_ANON && v.kind != CKPT_VMA_FILE))
 		return rd_bad(r, "%llu pages do not fit this VMA",
@@ -187,13 +291,20 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 		return rd_bad(r, "too many VMAs");
 	p->vmas = vmas;
 	p->vmas[p->nr_vmas - 1] = (struct ci_vma){ .v = v };
+	r->next_page = v.start;
 	return 0;
 }
 
-int rd_pages(struct reader *r, struct ci_proc *p)
+/*
+ * A PAGES record of the VMA or SHMEM before it (@what): its pages, up to
+ * @want in all with the *@have of its records before, at page-aligned
+ * @unit ("address", a SHMEM's "offset") values below @end, ascending
+ * across its records from r->next_page.
+ */
+static int read_pages(struct reader *r, const char *what, const char *unit,
+		      uint64_t end, uint64_t want, uint64_t *have)
 {
-	struct ci_vma *cv = &p->vmas[p->nr_vmas - 1];
-	uint64_t start = r->pos, addr, last = 0, meta, i;
+	uint64_t start = r->pos, addr, meta, i;
 	struct ckpt_hdr_pages hp;
 
 	if (r->rec.len < sizeof(hp))
@@ -210,24 +321,37 @@ int rd_pages(struct reader *r, struct ci_proc *p)
 		return rd_bad(r, "data offset %llu or length inconsistent with %llu pages",
 			      (unsigned long long)hp.data_offset,
 			      (unsigned long long)hp.nr_pages);
-	if (cv->pages + hp.nr_pages > cv->v.nr_pages)
-		return rd_bad(r, "more pages than its VMA record says (%llu)",
-			      (unsigned long long)cv->v.nr_pages);
+	if (*have + hp.nr_pages > want)
+		return rd_bad(r, "more pages than its %s record says (%llu)", what,
+			      (unsigned long long)want);
 	for (i = 0; i < hp.nr_pages; i++) {
 		if (rd_get(r, &addr, sizeof(addr)))
 			return -1;
-		if (addr < cv->v.start || addr >= cv->v.end || addr % PAGE_SIZE ||
-		    (i && addr <= last))
-			return rd_bad(r, "page address %#llx outside its VMA or out of order",
-				      (unsigned long long)addr);
-		last = addr;
+		if (addr < r->next_page || addr >= end || addr % PAGE_SIZE)
+			return rd_bad(r, "page %s %#llx outside its %s or out of order",
+				      unit, (unsigned long long)addr, what);
+		r->next_page = addr + PAGE_SIZE;
 	}
-	cv->pages += hp.nr_pages;
-	p->pages += hp.nr_pages;
+	*have += hp.nr_pages;
 	r->img->pages += hp.nr_pages;
 	if (rd_skip(r, hp.data_offset - meta, true))
 		return -1;
 	return rd_skip(r, hp.nr_pages * PAGE_SIZE, false);
+}
+
+int rd_pages(struct reader *r, struct ci_proc *p)
+{
+	struct ci_vma *cv = &p->vmas[p->nr_vmas - 1];
+	uint64_t before = cv->pages;
+	int ret = read_pages(r, "VMA", "address", cv->v.end, cv->v.nr_pages, &cv->pages);
+
+	p->pages += cv->pages - before;
+	return ret;
+}
+
+int rd_shmem_pages(struct reader *r, struct ci_shmem *sh)
+{
+	return read_pages(r, "SHMEM", "offset", sh->s.size, sh->s.nr_pages, &sh->pages);
 }
 
 int rd_xstate(struct reader *r, uint64_t *features)

@@ -153,6 +153,39 @@ long cr_sys_restart(int crid, int fd, unsigned long flags)
 	return ret < 0 ? -errno : ret;
 }
 
+const char *cr_stat(const char *key)
+{
+	static char line[512];
+	FILE *f = fopen(CR_DEBUGFS "/stats", "re");
+	size_t n = strlen(key);
+	const char *v = "";
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ' ') {
+			line[strcspn(line, "\n")] = '\0';
+			v = line + n + 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+void cr_print_refusal(const char *tool, const char *op, int err)
+{
+	char key[64];
+	const char *why;
+
+	/* the last operation may be another one (stats are global) */
+	snprintf(key, sizeof(key), "%s.result", op);
+	if (atol(cr_stat(key)) != -err)
+		return;
+	snprintf(key, sizeof(key), "%s.refused", op);
+	why = cr_stat(key);
+	if (*why)
+		fprintf(stderr, "%s: the engine says: %s\n", tool, why);
+}
+
 const char *cr_hint(int err)
 {
 	switch (err) {
@@ -167,9 +200,9 @@ const char *cr_hint(int err)
 	case EPERM:
 		return "checkpoint/restart needs root (CAP_SYS_ADMIN)";
 	case EOPNOTSUPP:
-		return "this kernel's engine cannot do that yet: see dmesg and the checkpoint trace events";
+		return "this kernel's engine cannot do that yet (the engine's reason: the refused line of " CR_DEBUGFS "/stats, or the ckpt_refuse trace event)";
 	case EINVAL:
-		return "a malformed request or flags, or a damaged image (or one from a CPU with other xstate features): see dmesg";
+		return "a malformed request or flags, or a damaged image (or one from a CPU with other xstate features)";
 	case EIO:
 		return "the image is truncated: did its checkpoint complete?";
 	case EBADF:
@@ -179,6 +212,6 @@ const char *cr_hint(int err)
 	case EBUSY:
 		return "the target must be stopped (kill -STOP) or frozen first";
 	default:
-		return "see dmesg and the checkpoint trace events";
+		return "see the refused line of " CR_DEBUGFS "/stats and the checkpoint trace events";
 	}
 }

@@ -54,5 +54,16 @@ long cr_sys_restart(int crid, int fd, unsigned long flags);
 
 /* What to check when an operation failed with -err (never NULL). */
 const char *cr_hint(int err);
+/*
+ * The value of @key ("checkpoint.refused", "restart.refused"...) in the
+ * engine's debugfs stats file (the last operation's), or "" if it has
+ * none. The string lives until the next call.
+ */
+const char *cr_stat(const char *key);
+/*
+ * "ckpt: the engine says: <its reason>\n" on stderr, if the engine's last
+ * @op ("checkpoint", "restart") failed with @err and gave a reason.
+ */
+void cr_print_refusal(const char *tool, const char *op, int err);
 
 #endif /* CRCTL_H */
