@@ -229,7 +229,7 @@ int main(void)
 	pid = start("rmcwd");
 	ret = checkpoint_to(pid, IMG);
 	why = engine_stat("checkpoint.refused");
-	tap_ok(ret == -EOPNOTSUPP && strstr(why, "deleted"),
+	tap_ok(ret == -EOPNOTSUPP && strstr(why, "removed directory"),
 	       "a working directory removed under the process: EOPNOTSUPP (%ld, \"%s\")",
 	       ret, why);
 	kill_wait_quiet(pid);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,15 +111,19 @@ static void refuse_running(void)
 static void refuse_pipe(void)
 {
 	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "300", "5000", NULL };
+	struct stat st_pipe;
+	char want[64];
 	int p[2], st;
 	pid_t pid;
 
-	if (pipe(p))
+	if (pipe(p) || fstat(p[1], &st_pipe))
 		tap_bail("pipe: %m");
 	unlink("/tmp/refuse.out.ready");
 	pid = fork();
 	if (!pid) {
 		dup2(p[1], 5);
+		if (!null_stdio())	/* the pipe is the first file refused */
+			_exit(126);
 		execl(HELPER("counter"), argv[0], argv[1], argv[2], argv[3], NULL);
 		_exit(127);
 	}
@@ -128,6 +133,11 @@ static void refuse_pipe(void)
 	stop_task(pid);
 	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
 		  "checkpoint of a task holding a pipe: EOPNOTSUPP");
+	snprintf(want, sizeof(want), "file: pipe:[%lu]: pipe (-95)",
+		 (unsigned long)st_pipe.st_ino);
+	tap_ok(!strcmp(engine_stat("checkpoint.refused"), want),
+	       "the reason names the pipe as /proc does (\"%s\")",
+	       engine_stat("checkpoint.refused"));
 	kill(pid, SIGCONT);
 	st = wait_exit(pid, 120);
 	tap_ok(exited(st, 0), "the refused target continues and runs to its end (status %#x)", st);
@@ -184,7 +194,7 @@ int main(void)
 	pid_t pid;
 	int st;
 
-	tap_plan(17);
+	tap_plan(18);
 	engine_on();
 	refuse_running();
 	refuse_pipe();

@@ -29,13 +29,15 @@ ckpt $! -o tools.img 2> err.txt
 grep -q "EBUSY" err.txt && grep -q "kill -STOP" err.txt
 tap_ok $? "running target: ckpt names EBUSY and says to stop it"
 kill $!
-# a stopped target holding a pipe: the engine's own reason follows the errno
-sleep 100 </dev/null 2>/dev/null | cat >/dev/null &
-pid=$!	# cat, reading the pipe
+# a stopped target holding a FIFO: the engine's own reason follows the errno
+rm -f tools.fifo; mkfifo tools.fifo
+/tests/counter /tmp/tools.count 100000 5000 3<>tools.fifo </dev/null >/dev/null 2>&1 &
+pid=$!
+while [ ! -e /tmp/tools.count.ready ]; do sleep 0.05; done
 kill -STOP $pid
 while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
 ckpt $pid -o tools.img 2> err.txt
-grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: pipe:.*: pipe (-95)" err.txt
+grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.fifo: pipe (-95)" err.txt
 tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
 kill -9 $pid
 

@@ -3,8 +3,8 @@
  * attrs DIR plain|chroot|rmcwd: a process whose attributes differ from
  * whoever restarts it, for the process-attribute tests.
  *
- *   plain   working directory DIR/sub/dir, umask 077, RLIMIT_NOFILE
- *           64/128, RLIMIT_CORE 0/0, RLIMIT_STACK 4 MiB/hard, RLIMIT_NPROC
+ *   plain   working directory DIR/sub/dir, umask 077, fd 100 open and
+ *           then RLIMIT_NOFILE 64/128, RLIMIT_CORE 0/0, RLIMIT_STACK 4 MiB/hard, RLIMIT_NPROC
  *           1000/2000, RLIMIT_FSIZE 1 GiB/2 GiB.
  *   chroot  the same, then chroot(DIR) (working directory /sub/dir in it),
  *           and CAP_SYS_CHROOT dropped.
@@ -74,6 +74,9 @@ int main(int argc, char **argv)
 		if (chdir(path))
 			return 9;
 		umask(077);
+		/* a descriptor above the limit it then lowers: legal */
+		if (dup2(fd, 100) != 100)
+			return 9;
 		limit(RLIMIT_NOFILE, 64, 128);
 		limit(RLIMIT_CORE, 0, 0);
 		limit(RLIMIT_STACK, 4 << 20, RLIM_INFINITY);
