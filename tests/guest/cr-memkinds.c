@@ -146,7 +146,7 @@ static void hugetlb(void)
 	pid = restart_from(IMG);
 	st = wait_exit(pid, 60);
 	tap_ok(exited(st, RESTART_FAILED(EINVAL)) &&
-	       strstr(engine_stat("restart.refused"), HUGE "/data: file on a pseudo file system"),
+	       strstr(engine_stat("restart.refused"), HUGE "/data: file on a file system not marked FS_CHECKPOINTABLE"),
 	       "an image whose file now names a hugetlbfs file: restart refused, EINVAL, before the point of no return (status %#x: %s)",
 	       st, engine_stat("restart.refused"));
 	umount(HUGE);

@@ -179,6 +179,39 @@ static bool mlock_future(void)
 	return !mlockall(MCL_FUTURE);
 }
 
+/*
+ * A file on a file system not marked FS_CHECKPOINTABLE (/proc): refused
+ * by the file system's own word, the reason saying so.
+ */
+static void refuse_proc_file(void)
+{
+	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "300", "5000", NULL };
+	const char *why;
+	pid_t pid;
+	int st;
+
+	unlink("/tmp/refuse.out.ready");
+	pid = fork();
+	if (!pid) {
+		int fd = open("/proc/self/stat", O_RDONLY);
+
+		if (fd < 0 || dup2(fd, 5) != 5 || !null_stdio())
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	wait_file("/tmp/refuse.out.ready", 60);
+	stop_task(pid);
+	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
+		  "checkpoint of a task holding a /proc file: EOPNOTSUPP");
+	why = engine_stat("checkpoint.refused");
+	tap_ok(strstr(why, "/stat: file on a file system not marked FS_CHECKPOINTABLE") != NULL,
+	       "the reason names the file and the missing FS_CHECKPOINTABLE (\"%s\")", why);
+	kill(pid, SIGCONT);
+	st = wait_exit(pid, 120);
+	tap_ok(exited(st, 0), "the refused target continues and runs to its end (status %#x)", st);
+}
+
 /* An LDT entry (modify_ldt()): the mm restart's exec makes has none. */
 static bool ldt_entry(void)
 {
@@ -194,10 +227,11 @@ int main(void)
 	pid_t pid;
 	int st;
 
-	tap_plan(18);
+	tap_plan(21);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
+	refuse_proc_file();
 	refuse_stopped_child(mlock_future, "mlockall(MCL_FUTURE)");
 	refuse_stopped_child(ldt_entry, "a local descriptor table (modify_ldt())");
 

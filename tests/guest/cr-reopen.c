@@ -10,7 +10,7 @@
  *   - a FIFO in its place (opening it would block the restart): ESTALE,
  *     at once;
  *   - the image patched to name /proc/version, a path of the same length
- *     (a pseudo file system): EINVAL.
+ *     (a file system not marked FS_CHECKPOINTABLE): EINVAL.
  * The untouched file restarts (the check is not a refusal of everything).
  */
 #include "crctl.h"

@@ -62,9 +62,10 @@ static void put(const char *name, const char *text)
 }
 
 /*
- * Count forever; one byte on @up (if any) when running. The line is
- * rewritten in place through one descriptor held open, fixed-width, so
- * that a checkpoint never catches a file that is renamed later.
+ * Count forever; one byte on @up (if any) once the first line is
+ * written. The line is rewritten in place through one descriptor held
+ * open, fixed-width, so that a checkpoint never catches a file that is
+ * renamed later.
  */
 static void counter(int up)
 {
@@ -76,15 +77,15 @@ static void counter(int up)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		_exit(9);
-	if (up >= 0 && write(up, "x", 1) != 1)
-		_exit(9);
-	if (up >= 0)
-		close(up);
 	for (;;) {
 		snprintf(line, sizeof(line), "%012ld %8d %8d %8d\n", ++n,
 			 getppid(), getpgid(0), getsid(0));
 		if (pwrite(fd, line, strlen(line), 0) < 0)
 			_exit(9);
+		/* running: said once its first line is there to read */
+		if (up >= 0 && (write(up, "x", 1) != 1 || close(up)))
+			_exit(9);
+		up = -1;
 		nap();
 	}
 }
