@@ -2,9 +2,9 @@
 /*
  * Host tests of ckptinfo's reader: synthetic process trees (tests/lib/
  * mkimage.c), valid and with every TREE rule broken, with shared memory,
- * with their RLIMITS and FS records and each broken; the fixtures (real
- * images made by the guest, tests/fixtures/) and images broken on purpose
- * from them: each breakage gets its precise message, nothing crashes,
+ * with their SIGPENDING, RLIMITS and FS records and each broken; the
+ * fixtures (real images made by the guest, tests/fixtures/) and images
+ * broken on purpose from them: each breakage gets its precise message, nothing crashes,
  * and the command line exits 0/1/2.
  *
  * The fixture groups need images of this format version: an old fixture
@@ -577,7 +577,7 @@ static const struct patch_case shmem_cases[] = {
 	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
 	  1, 4, "objref 1 is zero or already another object's" },
 	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
-	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4656): objref 1 is not its owner's (6)" },
+	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4632): objref 1 is not its owner's (6)" },
 	{ "a VMA naming an unknown SHMEM", R_VMA_CHILD, VMA(file_objref), 999, 4,
 	  "shared memory objref 999 has no SHMEM record before it" },
 	{ "a shared-anon VMA naming a FILE", R_VMA_CHILD, VMA(file_objref), 3, 4,
@@ -590,7 +590,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -729,7 +729,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)*" },
 	{ "FS with a umask beyond 0777 (01022)", F_FS, FS(umask), 01022, 4,
 	  "FS record (type 22, len 16): umask 01022 has bits outside 0777" },
 	{ "FS with a umask of 0777", F_FS, FS(umask), 0777, 4, NULL },
@@ -792,7 +792,7 @@ static void fs_tests(void)
 
 	s.no_rlimits = true;
 	refused("no RLIMITS record after CREDS", &s,
-		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS ");
+		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ");
 	s.no_rlimits = false;
 	s.no_fs = true;
 	refused("no FS record before MM", &s,
@@ -803,6 +803,226 @@ static void fs_tests(void)
 	broken_in(buf, len, "the image cut in the FS record", pos[F_FS] + 20, 0, NULL, 0,
 		  "FS record (type 22, len 16): truncated");
 	patch_cases(buf, len, pos, fs_cases, NR_FS_CASES);
+	free(buf);
+}
+
+/*
+ * The root's pending signals (pid 100, threads 101 and 102), in the
+ * kernel's order: the shared queue, the leader's own, each thread's.
+ */
+enum { P_USR1, P_RT2, P_RT2_AGAIN, P_TERM, P_CHLD, P_IO, P_RT32, P_ALRM, P_USR2,
+       P_RT1, P_RT0, NR_P };
+
+#define SIGPENDING_LEN (8 + sizeof(struct ckpt_sigpending) * NR_P)
+
+static void pending_signals(struct ckpt_sigpending *p)
+{
+	uint64_t ptr = 0x7ffd12345678ULL;
+
+	p[P_USR1] = mk_signal(0, 10, 0, 52, 1000, 0);		/* kill() */
+	p[P_RT2] = mk_signal(0, 34, -1, 52, 1000, 7);		/* sigqueue(), twice */
+	p[P_RT2_AGAIN] = p[P_RT2];
+	p[P_TERM] = mk_signal(0, 15, 0, 0, 0, 0);		/* no siginfo: queue full */
+	p[P_CHLD] = mk_signal(0, 17, 1, 120, 0, 0);		/* CLD_EXITED */
+	p[P_IO] = mk_signal(0, 29, -5, 0, 0, 0);
+	p[P_RT32] = mk_signal(0, 64, -60, 0, 0, 0);		/* a code of no name */
+	p[P_ALRM] = mk_signal(100, 14, 0x80, 0, 0, 0);	/* the leader's own */
+	p[P_USR2] = mk_signal(101, 12, -6, 100, 0, 0);		/* tgkill() */
+	p[P_RT1] = mk_signal(101, 33, -1, 52, 1000, 0);	/* a pointer as the value */
+	memcpy(p[P_RT1].fields + 8, &ptr, 8);
+	p[P_RT0] = mk_signal(102, 32, -1, 52, 1000, -3);
+}
+
+/* The records of the pending signals image that sigpending_cases change. */
+enum { S_SP, S_SP_CHILD, S_CREDS, NR_S };
+
+#define SP(m) (16 + offsetof(struct ckpt_hdr_sigpending, m))
+#define SPE(i, m) (16 + 8 + (i) * sizeof(struct ckpt_sigpending) + offsetof(struct ckpt_sigpending, m))
+
+static const struct patch_case sigpending_cases[] = {
+	{ "SIGPENDING counting a signal more than it holds", S_SP, SP(nr_signals), NR_P + 1, 4,
+	  "SIGPENDING record (type 23, len 624): 12 signals, but room for 11" },
+	{ "SIGPENDING counting a signal fewer than it holds", S_SP, SP(nr_signals), NR_P - 1, 4,
+	  "10 signals, but room for 11" },
+	{ "an empty SIGPENDING counting a signal", S_SP_CHILD, SP(nr_signals), 1, 4,
+	  "SIGPENDING record (type 23, len 8): 1 signals, but room for 0" },
+	{ "a SIGPENDING length of no whole signal (12)", S_SP_CHILD, HDR(len), 12, 8,
+	  "SIGPENDING record (type 23, len 12): length 12 is no SIGPENDING record (8 bytes, then 56 a signal)" },
+	{ "a SIGPENDING length below its header (4)", S_SP_CHILD, HDR(len), 4, 8,
+	  "length 4 is no SIGPENDING record" },
+	{ "a SIGPENDING length beyond any record's", S_SP, HDR(len), 1ULL << 40, 8,
+	  "length beyond any record's" },
+	{ "SIGPENDING with its reserved field set", S_SP, SP(__reserved), 1, 4,
+	  "SIGPENDING record (type 23, len 624): reserved field 0x1, not 0" },
+	{ "a pending signal with its reserved field set", S_SP, SPE(P_USR2, __reserved), 1, 4,
+	  "entry 8: reserved field 0x1, padding 0: not 0" },
+	{ "a pending signal with its padding set", S_SP, SPE(P_USR1, __pad), 0x100, 4,
+	  "entry 0: reserved field 0, padding 0x100: not 0" },
+	{ "SIGKILL pending", S_SP, SPE(P_USR1, signo), 9, 4,
+	  "entry 0: SIGKILL pending (checkpoint refuses such a process)" },
+	{ "SIGSTOP pending", S_SP, SPE(P_TERM, signo), 19, 4,
+	  "entry 3: SIGSTOP (19), a stop signal, pending (checkpoint never saves one)" },
+	{ "SIGTSTP pending", S_SP, SPE(P_RT2, signo), 20, 4, "entry 1: SIGTSTP (20), a stop signal" },
+	{ "SIGTTIN pending for a thread", S_SP, SPE(P_USR2, signo), 21, 4,
+	  "entry 8: SIGTTIN (21), a stop signal" },
+	{ "SIGTTOU pending", S_SP, SPE(P_IO, signo), 22, 4, "entry 5: SIGTTOU (22), a stop signal" },
+	{ "SIGCONT pending", S_SP, SPE(P_IO, signo), 18, 4, NULL },
+	{ "signal 0 pending", S_SP, SPE(P_CHLD, signo), 0, 4, "entry 4: signal 0, not 1 to 64" },
+	{ "signal 65 pending", S_SP, SPE(P_RT32, signo), 65, 4, "entry 6: signal 65, not 1 to 64" },
+	{ "signal -1 pending", S_SP, SPE(P_RT32, signo), (uint32_t)-1, 4,
+	  "entry 6: signal -1, not 1 to 64" },
+	{ "a signal for a task the TREE record lacks", S_SP, SPE(P_USR2, tid), 999, 4,
+	  "entry 8: SIGUSR2 for task 999, which is not a task of process 100" },
+	{ "a signal for another process", S_SP, SPE(P_USR2, tid), 110, 4,
+	  "entry 8: SIGUSR2 for task 110, which is not a task of process 100" },
+	{ "a signal for a zombie", S_SP, SPE(P_ALRM, tid), 130, 4,
+	  "entry 7: SIGALRM for task 130, which is not a task of process 100" },
+	{ "a signal for a negative task", S_SP, SPE(P_RT0, tid), (uint32_t)-102, 4,
+	  "entry 10: SIGRTMIN+0 for task -102, which is not a task of process 100" },
+	{ "a signal for the other thread", S_SP, SPE(P_USR2, tid), 102, 4, NULL },
+	{ "a thread's signal for the process", S_SP, SPE(P_USR2, tid), 0, 4, NULL },
+	{ "SIGPENDING with the files table's objref", S_SP, HDR(objref), 2, 4,
+	  "SIGPENDING record (type 23, len 624): objref 2 is not its owner's (1)" },
+	{ "the child's SIGPENDING with the root's TASK objref", S_SP_CHILD, HDR(objref), 1, 4,
+	  "SIGPENDING record (type 23, len 8): objref 1 is not its owner's" },
+	{ "a second SIGPENDING in CREDS's place", S_CREDS, HDR(type), CKPT_HDR_SIGPENDING, 4,
+	  "SIGPENDING record (type 23, len 88): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS " },
+};
+
+#define NR_SIGPENDING_CASES (sizeof(sigpending_cases) / sizeof(sigpending_cases[0]))
+
+/* The root's pending signals read back, and the child's none (1 result). */
+static void sigpending_valid(const unsigned char *buf, size_t len, const struct ckpt_sigpending *p)
+{
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+
+	tap_ok(!ret && ci.nr_procs == 3 && ci.procs[0].nr_pending == NR_P &&
+	       !memcmp(ci.procs[0].pending, p, NR_P * sizeof(*p)) &&
+	       !ci.procs[1].nr_pending && !ci.procs[2].nr_pending,
+	       "11 signals pending for the root, its threads and itself, none for the others: valid, read back%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/* ckptinfo shows them: the summary's line, --json, --records (2 results). */
+static void sigpending_cli(const unsigned char *buf, size_t len)
+{
+	static const char line[] =
+		"\nsignals pending: SIGUSR1 (process, SI_USER from 52), "
+		"SIGRTMIN+2 (process, SI_QUEUE from 52, value 7) x2, "
+		"SIGTERM (process, SI_USER, no sender), SIGCHLD (process, code 1 from 120), "
+		"SIGIO (process, SI_SIGIO), SIGRTMIN+32 (process, code -60), "
+		"SIGALRM (thread 100, SI_KERNEL), SIGUSR2 (thread 101, SI_TKILL from 100), "
+		"SIGRTMIN+1 (thread 101, SI_QUEUE from 52, value 0x7ffd12345678), "
+		"SIGRTMIN+0 (thread 102, SI_QUEUE from 52, value -3)\ncreds: ";
+	static const char json[] =
+		"}, \"pending_signals\": [{\"tid\": 0, \"signo\": 10, \"name\": \"SIGUSR1\", \"code\": 0, \"pid\": 52, \"uid\": 1000}, "
+		"{\"tid\": 0, \"signo\": 34, \"name\": \"SIGRTMIN+2\", \"code\": -1, \"pid\": 52, \"uid\": 1000, \"value\": 7, \"value_ptr\": \"0x7\"}, "
+		"{\"tid\": 0, \"signo\": 34, \"name\": \"SIGRTMIN+2\", \"code\": -1, \"pid\": 52, \"uid\": 1000, \"value\": 7, \"value_ptr\": \"0x7\"}, "
+		"{\"tid\": 0, \"signo\": 15, \"name\": \"SIGTERM\", \"code\": 0, \"pid\": 0, \"uid\": 0}, "
+		"{\"tid\": 0, \"signo\": 17, \"name\": \"SIGCHLD\", \"code\": 1, \"pid\": 120, \"uid\": 0}, "
+		"{\"tid\": 0, \"signo\": 29, \"name\": \"SIGIO\", \"code\": -5, \"pid\": null, \"uid\": null}, "
+		"{\"tid\": 0, \"signo\": 64, \"name\": \"SIGRTMIN+32\", \"code\": -60, \"pid\": null, \"uid\": null}, "
+		"{\"tid\": 100, \"signo\": 14, \"name\": \"SIGALRM\", \"code\": 128, \"pid\": null, \"uid\": null}, "
+		"{\"tid\": 101, \"signo\": 12, \"name\": \"SIGUSR2\", \"code\": -6, \"pid\": 100, \"uid\": 0}, "
+		"{\"tid\": 101, \"signo\": 33, \"name\": \"SIGRTMIN+1\", \"code\": -1, \"pid\": 52, \"uid\": 1000, \"value\": 305419896, \"value_ptr\": \"0x7ffd12345678\"}, "
+		"{\"tid\": 102, \"signo\": 32, \"name\": \"SIGRTMIN+0\", \"code\": -1, \"pid\": 52, \"uid\": 1000, \"value\": -3, \"value_ptr\": \"0xfffffffd\"}"
+		"], \"creds\": {";
+	static char out[1 << 17];
+	const char *path = mk_file(buf, len);
+	char args[600];
+	int ret;
+
+	if (!path)
+		tap_bail("cannot write a temporary image");
+	snprintf(args, sizeof(args), "%s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, line) == 1 &&
+	       count(out, "\nsignals pending: none\ncreds: ") == 2 &&
+	       count(out, "\nsignals pending: ") == 3,
+	       "the summary: each process's \"signals pending:\" line, names, queues, codes, senders, values, a run counted; \"none\" (exit %d)",
+	       ret);
+	snprintf(args, sizeof(args), "--json --records %s", path);
+	ret = run(args, out, sizeof(out));
+	/* the root's keys twice: at the top level and in "processes" */
+	tap_ok(!ret && count(out, json) == 2 &&
+	       count(out, "\"pending_signals\": [], \"creds\": {") == 2 &&
+	       count(out, "\"pending_signals\": ") == 4 &&
+	       strstr(out, "{\"pos\": 2680, \"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 624, \"objref\": 1}") &&
+	       count(out, "\"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 8, ") == 2,
+	       "--json: \"pending_signals\" of each process (pid and uid null without a sender, value only for SI_QUEUE), --records: SIGPENDING (exit %d)",
+	       ret);
+	unlink(path);
+}
+
+/* 5000 equal signals: read past the record's first batch, shown as one run (1 result). */
+static void sigpending_many(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .nr_pending = 5000,
+			     .pending_pid = 110 };
+	struct ckpt_sigpending *p = malloc(5000 * sizeof(*p));
+	static char out[1 << 16];
+	unsigned char *buf;
+	const char *path;
+	struct ci_image ci;
+	char args[600];
+	size_t len, i;
+	int ret;
+
+	for (i = 0; i < 5000; i++)
+		p[i] = mk_signal(0, 40, -1, 100, 0, 1);
+	s.pending = p;
+	buf = mk_image(&s, &len);
+	ret = read_buf(buf, len, &ci);
+	ret = ret || ci.procs[1].nr_pending != 5000 ||
+	      memcmp(&ci.procs[1].pending[4999], &p[4999], sizeof(*p));
+	ci_free(&ci);
+	path = mk_file(buf, len);
+	snprintf(args, sizeof(args), "%s", path ? path : "/nonexistent");
+	ret = ret || run(args, out, sizeof(out)) ||
+	      !strstr(out, "\nsignals pending: SIGRTMIN+8 (process, SI_QUEUE from 100, value 1) x5000\n");
+	tap_ok(!ret, "5000 signals pending (a 280008-byte record): valid, read back, shown as one run");
+	if (path)
+		unlink(path);
+	free(buf);
+	free(p);
+}
+
+#define SIGPENDING_RESULTS (1 + 2 + 1 + 2 + (int)NR_SIGPENDING_CASES)
+
+/* Pending signals: the SIGPENDING records, shown, missing and damaged. */
+static void sigpending_tests(void)
+{
+	struct ckpt_sigpending p[NR_P];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .pending = p,
+			     .nr_pending = NR_P, .pending_pid = 100 };
+	size_t len, pos[NR_S];
+	unsigned char *buf;
+	struct ci_image ci;
+
+	pending_signals(p);
+	buf = mk_image(&s, &len);
+	if (read_buf(buf, len, &ci))
+		tap_bail("the pending signals image is invalid: %s", ci.error);
+	pos[S_SP] = record_of(&ci, CKPT_HDR_SIGPENDING, 0);
+	pos[S_SP_CHILD] = record_of(&ci, CKPT_HDR_SIGPENDING, 1);
+	pos[S_CREDS] = record_of(&ci, CKPT_HDR_CREDS, 0);
+	if (pos[S_SP] != 2680 || pos[S_SP_CHILD] < pos[S_CREDS] ||
+	    record_of(&ci, CKPT_HDR_SIGNAL, 0) + 16 + 2056 != pos[S_SP] ||
+	    pos[S_SP] + 16 + SIGPENDING_LEN != pos[S_CREDS])
+		tap_bail("the pending signals image lacks a SIGPENDING record right after SIGNAL");
+	ci_free(&ci);
+
+	sigpending_valid(buf, len, p);
+	sigpending_cli(buf, len);
+	sigpending_many();
+	s.no_sigpending = true;
+	refused("no SIGPENDING record after SIGNAL", &s,
+		"CREDS record (type 20, len 88): process 100 has no SIGPENDING record (one right after its SIGNAL record)");
+	broken_in(buf, len, "the image cut in the SIGPENDING record", pos[S_SP] + 16 + 100, 0,
+		  NULL, 0, "SIGPENDING record (type 23, len 624): truncated");
+	patch_cases(buf, len, pos, sigpending_cases, NR_SIGPENDING_CASES);
 	free(buf);
 }
 
@@ -926,8 +1146,9 @@ static void counter(void)
 	       strstr(out, "\nfs: cwd /tmp, root the restarter's, umask 0") &&
 	       strstr(out, "\"cwd\": \"/tmp\", \"root\": null, \"umask\": \"0") &&
 	       strstr(out, "\"rlimits\": {\"cpu\": {\"cur\": ") &&
-	       strstr(out, "\"shmem\": [], "),
-	       "counter.img: its limits, working directory /tmp and umask shown, and in --json (exit %d)",
+	       strstr(out, "\"shmem\": [], ") &&
+	       strstr(out, "\nsignals pending: ") && strstr(out, "\"pending_signals\": ["),
+	       "counter.img: its limits, working directory /tmp, umask and pending signals shown, and in --json (exit %d)",
 	       ret);
 }
 
@@ -1036,10 +1257,12 @@ int main(void)
 
 	if (dir)
 		fixtures = dir;
-	tap_plan(TREE_RESULTS + SHMEM_RESULTS + FS_RESULTS + 4 + COUNTER_RESULTS + 5 + 1 + 3);
+	tap_plan(TREE_RESULTS + SHMEM_RESULTS + FS_RESULTS + SIGPENDING_RESULTS + 4 +
+		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
 	fs_tests();
+	sigpending_tests();
 	fixtures_valid();
 	counter();
 	threads();

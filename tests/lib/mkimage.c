@@ -134,6 +134,35 @@ static void rlimits(struct out *o, uint32_t task_ref)
 	record(o, CKPT_HDR_RLIMITS, task_ref, &l, sizeof(l));
 }
 
+struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
+				 int32_t pid, uint32_t uid, int32_t value)
+{
+	struct ckpt_sigpending e = { .tid = tid, .signo = signo, .code = code };
+
+	memcpy(e.fields, &pid, 4);
+	memcpy(e.fields + 4, &uid, 4);
+	memcpy(e.fields + 8, &value, 4);
+	return e;
+}
+
+/* The SIGPENDING record of the process @pid: mk_spec.pending, or none. */
+static void sigpending(struct out *o, const struct mk_spec *s, int32_t pid,
+		       uint32_t task_ref)
+{
+	size_t n = pid == s->pending_pid ? s->nr_pending : 0;
+	struct ckpt_hdr_sigpending h = { .nr_signals = n };
+	size_t len = sizeof(h) + n * sizeof(*s->pending);
+	unsigned char *payload = malloc(len);
+
+	if (!payload)
+		abort();
+	memcpy(payload, &h, sizeof(h));
+	if (n)
+		memcpy(payload + sizeof(h), s->pending, n * sizeof(*s->pending));
+	record(o, CKPT_HDR_SIGPENDING, task_ref, payload, len);
+	free(payload);
+}
+
 /* A live process's records. */
 static void process(struct out *o, const struct mk_spec *s,
 		    const struct ckpt_tree_task *e, struct shared *sh)
@@ -154,6 +183,8 @@ static void process(struct out *o, const struct mk_spec *s,
 	char path[64];
 
 	record(o, CKPT_HDR_SIGNAL, task_ref, &sig, sizeof(sig));
+	if (!s->no_sigpending)
+		sigpending(o, s, e->pid, task_ref);
 	record(o, CKPT_HDR_CREDS, task_ref, &creds, sizeof(creds));
 	if (!s->no_rlimits)
 		rlimits(o, task_ref);

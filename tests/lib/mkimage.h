@@ -30,10 +30,25 @@ struct mk_spec {
 	/* the live process with this pid has a root of its own (a FILE
 	 * /srv/jail.PID); 0: none has, every root is the restarter's */
 	int32_t chroot_pid;
-	/* damage: every live process without its RLIMITS record, without
-	 * its FS record, or with its FS record twice */
-	bool no_rlimits, no_fs, two_fs;
+	/* the SIGPENDING record of the live process with pid pending_pid:
+	 * these nr_pending signals (mk_signal()); every other process's,
+	 * and every one's when pending_pid is 0, is empty */
+	const struct ckpt_sigpending *pending;
+	size_t nr_pending;
+	int32_t pending_pid;
+	/* damage: every live process without its SIGPENDING record, without
+	 * its RLIMITS record, without its FS record, or with its FS record
+	 * twice */
+	bool no_sigpending, no_rlimits, no_fs, two_fs;
 };
+
+/*
+ * A pending signal for mk_spec.pending: for thread @tid (0: the process's
+ * shared queue), its siginfo's si_code @code, si_pid @pid, si_uid @uid and
+ * sival_int @value (fields at 0, 4 and 8; sival_ptr's upper half 0).
+ */
+struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
+				 int32_t pid, uint32_t uid, int32_t value);
 
 /*
  * Every live process's limits (RLIMITS record): these, the others
@@ -57,10 +72,11 @@ struct mk_spec {
 
 /*
  * The image of @s in a new buffer (free() it), its length in *@len
- * (format CKPT_FORMAT_VERSION). Each live process: TASK SIGNAL CREDS
- * RLIMITS (MK_RLIMIT_*), a FILE of its own (/tmp/out.PID) and FDs 0 and 1
- * on the root's /dev/null (saved once, in the root's records) and 3 on
- * its own file, the FILE of its working directory (/tmp/cwd.PID, a
+ * (format CKPT_FORMAT_VERSION). Each live process: TASK SIGNAL
+ * SIGPENDING (@s->pending for @s->pending_pid, else empty) CREDS RLIMITS
+ * (MK_RLIMIT_*), a FILE of its own (/tmp/out.PID) and FDs 0 and 1 on the
+ * root's /dev/null (saved once, in the root's records) and 3 on its own
+ * file, the FILE of its working directory (/tmp/cwd.PID, a
  * directory; then the root's, for @s->chroot_pid) and its FS record
  * (umask MK_UMASK), MM with one anonymous VMA of one page, CPU XSTATE;
  * each thread TASK CPU XSTATE; objrefs new in image order. The first

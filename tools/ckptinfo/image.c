@@ -20,7 +20,7 @@ static const char *const names[] = {
 	[CKPT_HDR_CPU] = "CPU", [CKPT_HDR_XSTATE] = "XSTATE",
 	[CKPT_HDR_SIGNAL] = "SIGNAL",
 	[CKPT_HDR_CREDS] = "CREDS", [CKPT_HDR_RLIMITS] = "RLIMITS",
-	[CKPT_HDR_FS] = "FS",
+	[CKPT_HDR_FS] = "FS", [CKPT_HDR_SIGPENDING] = "SIGPENDING",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
 	[CKPT_HDR_FILE] = "FILE",
@@ -85,6 +85,62 @@ enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int s
 	uint64_t h = s->action[sig - 1].handler;
 
 	return h == 0 ? CI_SIG_DEFAULT : h == 1 ? CI_SIG_IGNORED : CI_SIG_CAUGHT;
+}
+
+const char *ci_signal_name(int32_t sig, char buf[16])
+{
+	static const char *const sig_names[32] = {
+		NULL, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+		"SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2",
+		"SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
+		"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU",
+		"SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR",
+		"SIGSYS",
+	};
+
+	if (sig >= 1 && sig < 32)
+		return sig_names[sig];
+	if (sig >= 32 && sig <= CKPT_NSIG)
+		snprintf(buf, 16, "SIGRTMIN+%d", sig - 32);
+	else
+		snprintf(buf, 16, "signal %d", sig);
+	return buf;
+}
+
+/*
+ * The si_code values of <asm-generic/siginfo.h> that any signal may have;
+ * the union (fields) is the kill layout (pid, uid) for SI_USER and
+ * SI_TKILL, the rt one (pid, uid, sigval at 8) for SI_QUEUE and SI_MESGQ,
+ * and SIGCHLD's (pid, uid, ...) for its own codes CLD_EXITED to
+ * CLD_CONTINUED (1-6).
+ */
+void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si)
+{
+	static const struct {
+		int32_t code;
+		const char *name;
+		bool sender, value;
+	} codes[] = {
+		{ 0, "SI_USER", true, false }, { 0x80, "SI_KERNEL", false, false },
+		{ -1, "SI_QUEUE", true, true }, { -2, "SI_TIMER", false, false },
+		{ -3, "SI_MESGQ", true, true }, { -4, "SI_ASYNCIO", false, false },
+		{ -5, "SI_SIGIO", false, false }, { -6, "SI_TKILL", true, false },
+	};
+	size_t i;
+
+	memset(si, 0, sizeof(*si));
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (codes[i].code == e->code) {
+			si->code = codes[i].name;
+			si->sender = codes[i].sender;
+			si->value = codes[i].value;
+		}
+	if (e->signo == 17 && e->code >= 1 && e->code <= 6)
+		si->sender = true;
+	memcpy(&si->pid, e->fields, 4);
+	memcpy(&si->uid, e->fields + 4, 4);
+	memcpy(&si->value_int, e->fields + 8, 4);
+	memcpy(&si->value_ptr, e->fields + 8, 8);
 }
 
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref)
@@ -409,8 +465,8 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 
 /* The record types allowed next, as restart reads them. */
 enum stage {
-	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_CREDS, S_RLIMITS, S_FILES, S_VMAS,
-	S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
+	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_SIGPENDING, S_CREDS, S_RLIMITS,
+	S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
 
 /* After a process's CPU and XSTATE: a thread, the next process or TAIL. */
@@ -506,10 +562,18 @@ static int read_record(struct reader *r, enum stage *st)
 		*st = S_SIGNAL;
 		return t == CKPT_HDR_TASK ? read_process(r) : 1;
 	case S_SIGNAL:
-		*st = S_CREDS;
+		*st = S_SIGPENDING;
 		if (t != CKPT_HDR_SIGNAL)
 			return 1;
 		return owned(r, p->task_objref) || rd_signal(r, &p->signal) ? -1 : 0;
+	case S_SIGPENDING:
+		*st = S_CREDS;
+		if (t == CKPT_HDR_CREDS)
+			return rd_bad(r, "process %d has no SIGPENDING record (one right after its SIGNAL record)",
+				      p->task.pid);
+		if (t != CKPT_HDR_SIGPENDING)
+			return 1;
+		return owned(r, p->task_objref) || rd_sigpending(r, p) ? -1 : 0;
 	case S_CREDS:
 		*st = S_RLIMITS;
 		if (t != CKPT_HDR_CREDS)
@@ -571,6 +635,9 @@ static uint64_t max_len(uint32_t type)
 	if (type == CKPT_HDR_TREE)
 		return sizeof(struct ckpt_hdr_tree) +
 		       (uint64_t)MAX_TASKS * sizeof(struct ckpt_tree_task);
+	if (type == CKPT_HDR_SIGPENDING)
+		return sizeof(struct ckpt_hdr_sigpending) +
+		       (uint64_t)MAX_SIGNALS * sizeof(struct ckpt_sigpending);
 	return MAX_META;
 }
 
@@ -624,7 +691,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -643,6 +710,7 @@ void ci_free(struct ci_image *img)
 	size_t i;
 
 	for (i = 0; i < img->nr_procs; i++) {
+		free(img->procs[i].pending);
 		free(img->procs[i].groups);
 		free(img->procs[i].threads);
 		free(img->procs[i].fds);

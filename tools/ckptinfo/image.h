@@ -58,6 +58,8 @@ struct ci_proc {
 	struct ckpt_hdr_task task;
 	uint32_t task_objref, mm_objref, files_objref;
 	struct ckpt_hdr_signal signal;
+	struct ckpt_sigpending *pending;	/* its SIGPENDING record's signals */
+	size_t nr_pending;
 	struct ckpt_hdr_creds creds;
 	uint32_t *groups;		/* creds.nr_groups supplementary groups */
 	struct ckpt_hdr_rlimits rlimits;
@@ -119,6 +121,22 @@ bool ci_rlimit_bytes(unsigned int i);
 /* What signal @sig (1-64) does in the image: SIG_DFL, SIG_IGN or a handler. */
 enum ci_disposition { CI_SIG_DEFAULT, CI_SIG_IGNORED, CI_SIG_CAUGHT };
 enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int sig);
+/*
+ * Signal @sig's name, kernel numbering: "SIGUSR1" for 1-31, "SIGRTMIN+N"
+ * (N = @sig - 32) for 32-64; otherwise "signal N". In @buf (16 bytes).
+ */
+const char *ci_signal_name(int32_t sig, char buf[16]);
+/* What a pending signal's siginfo says, as ckptinfo shows it. */
+struct ci_siginfo {
+	const char *code;	/* "SI_USER"..., or NULL (a signal's own code) */
+	bool sender;		/* pid and uid are the sender's */
+	bool value;		/* sival: sival_int and sival_ptr */
+	int32_t pid;
+	uint32_t uid;
+	int32_t value_int;
+	uint64_t value_ptr;
+};
+void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si);
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref);
 /* Whether a VMA of @p maps the SHMEM @objref. */

@@ -136,6 +136,37 @@ static void signals(FILE *out, const struct ckpt_hdr_signal *s,
 	fputc('}', out);
 }
 
+/*
+ * "pending_signals": [{tid, signo, name, code, pid, uid}, ...]: pid and
+ * uid null unless the code names a sender; "value" (sival_int) and
+ * "value_ptr" (sival_ptr, hex) for the codes that carry one.
+ */
+static void pending(FILE *out, const struct ci_proc *p)
+{
+	size_t i;
+
+	fputs(", \"pending_signals\": [", out);
+	for (i = 0; i < p->nr_pending; i++) {
+		const struct ckpt_sigpending *e = &p->pending[i];
+		struct ci_siginfo si;
+		char name[16];
+
+		ci_siginfo(e, &si);
+		fprintf(out, "%s{\"tid\": %d, \"signo\": %d, \"name\": \"%s\", \"code\": %d",
+			i ? ", " : "", e->tid, e->signo, ci_signal_name(e->signo, name), e->code);
+		if (si.sender)
+			fprintf(out, ", \"pid\": %d, \"uid\": %u", si.pid, si.uid);
+		else
+			fputs(", \"pid\": null, \"uid\": null", out);
+		if (si.value) {
+			fprintf(out, ", \"value\": %d, \"value_ptr\": ", si.value_int);
+			hex(out, si.value_ptr);
+		}
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
 {
 	static const char *const names[] = {
@@ -253,8 +284,8 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 }
 
 /*
- * A process's keys, each after ", ": task signals creds cwd root umask
- * rlimits threads mm fds.
+ * A process's keys, each after ", ": task signals pending_signals creds
+ * cwd root umask rlimits threads mm fds.
  */
 static void process(FILE *out, const struct ci_image *img,
 		    const struct ci_proc *p, bool with_regs)
@@ -267,6 +298,7 @@ static void process(FILE *out, const struct ci_image *img,
 		regs(out, &p->cpu);
 	fputc('}', out);
 	signals(out, &p->signal, &p->task);
+	pending(out, p);
 	creds(out, p);
 	fs_rlimits(out, img, p);
 	threads(out, p, with_regs);

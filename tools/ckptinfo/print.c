@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static void print_regs(FILE *out, const struct ckpt_hdr_cpu *c)
@@ -147,6 +148,51 @@ static void print_signals(FILE *out, const struct ckpt_hdr_signal *s,
 		fputs(", no altstack\n", out);
 }
 
+/*
+ * "signals pending: SIGUSR1 (process, SI_USER from 52), SIGRTMIN+0 (thread
+ * 57, SI_QUEUE from 52, value 7) x2": each in image order (a run of equal
+ * ones once, with its count); "none".
+ */
+static void print_pending(FILE *out, const struct ci_proc *p)
+{
+	size_t i, n;
+
+	fputs("signals pending:", out);
+	if (!p->nr_pending)
+		fputs(" none", out);
+	for (i = 0; i < p->nr_pending; i += n) {
+		const struct ckpt_sigpending *e = &p->pending[i];
+		struct ci_siginfo si;
+		char name[16];
+
+		for (n = 1; i + n < p->nr_pending && !memcmp(e, e + n, sizeof(*e)); n++)
+			;
+		ci_siginfo(e, &si);
+		fprintf(out, "%s %s (", i ? "," : "", ci_signal_name(e->signo, name));
+		if (e->tid)
+			fprintf(out, "thread %d, ", e->tid);
+		else
+			fputs("process, ", out);
+		if (si.code)
+			fputs(si.code, out);
+		else
+			fprintf(out, "code %d", e->code);
+		if (si.sender && si.pid)
+			fprintf(out, " from %d", si.pid);
+		else if (si.sender)
+			fputs(", no sender", out);
+		/* sival_int, unless sival_ptr is more than its sign or zero extension */
+		if (si.value && (!(si.value_ptr >> 32) || (int64_t)si.value_ptr == si.value_int))
+			fprintf(out, ", value %d", si.value_int);
+		else if (si.value)
+			fprintf(out, ", value %#" PRIx64, si.value_ptr);
+		fputc(')', out);
+		if (n > 1)
+			fprintf(out, " x%zu", n);
+	}
+	fputc('\n', out);
+}
+
 /* "  thread 1235 "worker": blocked 0x0, altstack 0x...+8192, fs_base 0x..." */
 static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 {
@@ -272,6 +318,7 @@ static void print_process(FILE *out, const struct ci_image *img,
 		fprintf(out, ", parent %d", img->tree[p->entry].ppid);
 	fputc('\n', out);
 	print_signals(out, &p->signal, &p->task);
+	print_pending(out, p);
 	print_creds(out, p);
 	print_rlimits(out, &p->rlimits);
 	print_fs(out, img, p);

@@ -17,6 +17,7 @@
 #define MAX_SHMEMS	(1 << 20)
 #define MAX_VMAS	(1 << 20)
 #define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
+#define MAX_SIGNALS	(1 << 22)	/* pending in one process */
 #define MAX_RECORDS	(1 << 24)
 #define MAX_PAGES_LEN	(16 + 512 * 8 + PAGE_SIZE + 512 * PAGE_SIZE)
 
@@ -60,6 +61,8 @@ void *rd_grow(void *arr, size_t *nr, size_t size, size_t max);
 /* records.c: a process's records, checked as restart checks them */
 int rd_task(struct reader *r, struct ckpt_hdr_task *t);
 int rd_signal(struct reader *r, struct ckpt_hdr_signal *s);
+/* The process's pending signals, each for it or one of its TREE entries. */
+int rd_sigpending(struct reader *r, struct ci_proc *p);
 int rd_creds(struct reader *r, struct ci_proc *p);
 int rd_rlimits(struct reader *r, struct ci_proc *p);
 /* The process's one FS record: its directories FILE records before it. */

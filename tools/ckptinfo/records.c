@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A process's records (TASK SIGNAL CREDS RLIMITS FILE FD FS SHMEM MM VMA
- * PAGES XSTATE), each checked as restart checks it. Their order and
- * objrefs are image.c's.
+ * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS FILE FD FS
+ * SHMEM MM VMA PAGES XSTATE), each checked as restart checks it. Their
+ * order and objrefs are image.c's.
  */
 #include "reader.h"
 
@@ -55,6 +55,70 @@ int rd_signal(struct reader *r, struct ckpt_hdr_signal *s)
 		if ((i + 1 == 9 || i + 1 == 19) && (a->handler || a->flags))
 			return rd_bad(r, "signal %d (SIGKILL or SIGSTOP) has a handler", i + 1);
 	}
+	return 0;
+}
+
+/* Entry @i of @p's SIGPENDING record, as restart checks it. */
+static int pending_ok(struct reader *r, const struct ci_proc *p, size_t i)
+{
+	const struct ckpt_sigpending *e = &p->pending[i];
+	size_t t;
+	char name[16];
+
+	if (e->__reserved || e->__pad)
+		return rd_bad(r, "entry %zu: reserved field %#x, padding %#x: not 0", i,
+			      e->__reserved, e->__pad);
+	if (e->signo < 1 || e->signo > CKPT_NSIG)
+		return rd_bad(r, "entry %zu: signal %d, not 1 to %d", i, e->signo, CKPT_NSIG);
+	if (e->signo == 9)
+		return rd_bad(r, "entry %zu: SIGKILL pending (checkpoint refuses such a process)", i);
+	if (e->signo >= 19 && e->signo <= 22)	/* SIGSTOP SIGTSTP SIGTTIN SIGTTOU */
+		return rd_bad(r, "entry %zu: %s (%d), a stop signal, pending (checkpoint never saves one)",
+			      i, ci_signal_name(e->signo, name), e->signo);
+	t = e->tid ? ci_tree_find(r->img, e->tid) : p->entry;
+	if (t == CI_NONE || t < p->entry || t >= p->entry + p->nr_entries)
+		return rd_bad(r, "entry %zu: %s for task %d, which is not a task of process %d",
+			      i, ci_signal_name(e->signo, name), e->tid, p->task.pid);
+	return 0;
+}
+
+/*
+ * What restart checks of a SIGPENDING record: its count and length, and
+ * each signal (not the caller's RLIMIT_SIGPENDING). Read as it comes, in
+ * batches, so that nothing is allocated beyond what the image holds.
+ */
+int rd_sigpending(struct reader *r, struct ci_proc *p)
+{
+	const size_t size = sizeof(struct ckpt_sigpending);
+	struct ckpt_hdr_sigpending h;
+	struct ckpt_sigpending *sp;
+	uint64_t room;
+	size_t have = 0, want, i;
+
+	if (r->rec.len < sizeof(h) || (r->rec.len - sizeof(h)) % size)
+		return rd_bad(r, "length %llu is no SIGPENDING record (%zu bytes, then %zu a signal)",
+			      (unsigned long long)r->rec.len, sizeof(h), size);
+	room = (r->rec.len - sizeof(h)) / size;
+	if (rd_get(r, &h, sizeof(h)))
+		return -1;
+	if (h.__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", h.__reserved);
+	if (h.nr_signals != room)
+		return rd_bad(r, "%u signals, but room for %llu", h.nr_signals,
+			      (unsigned long long)room);
+	while (have < room) {
+		want = have + (room - have < 4096 ? room - have : 4096);
+		sp = realloc(p->pending, want * size);
+		if (!sp)
+			return rd_bad(r, "out of memory");
+		p->pending = sp;
+		if (rd_get(r, sp + have, (want - have) * size))
+			return -1;
+		p->nr_pending = have = want;
+	}
+	for (i = 0; i < p->nr_pending; i++)
+		if (pending_ok(r, p, i))
+			return -1;
 	return 0;
 }
 
