@@ -62,10 +62,10 @@ static void put(const char *name, const char *text)
 }
 
 /*
- * Count forever; one byte on @up (if any) once the first line is
- * written. The line is rewritten in place through one descriptor held
- * open, fixed-width, so that a checkpoint never catches a file that is
- * renamed later.
+ * Count forever; once the first line is written, one byte on @up (if
+ * any) or, the root, DIR/ready. The line is rewritten in place through
+ * one descriptor held open, fixed-width, so that a checkpoint never
+ * catches a file that is renamed later.
  */
 static void counter(int up)
 {
@@ -85,7 +85,9 @@ static void counter(int up)
 		/* running: said once its first line is there to read */
 		if (up >= 0 && (write(up, "x", 1) != 1 || close(up)))
 			_exit(9);
-		up = -1;
+		if (up == -1)
+			put("ready", "");
+		up = -2;
 		nap();
 	}
 }
@@ -123,7 +125,6 @@ static int tree_count(void)
 			return 9;
 	close(p[0]);
 	close(p[1]);
-	put("ready", "");
 	counter(-1);
 	return 0;
 }
