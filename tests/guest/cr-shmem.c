@@ -241,6 +241,9 @@ static void pair(void)
 	kill_all(pids, 2);
 	if (crid <= 0)
 		return;
+	/* three objects (data, pid page, ping-pong page), not one per process */
+	tap_ok(system("ckptinfo " IMG " | grep -qx 'shared memory: 3 objects'") == 0,
+	       "the image holds each shared object once for both processes");
 
 	r = rstr_cli(NULL, IMG, NULL);
 	moved = counts_on(pids[0], n[0], 50) && counts_on(pids[1], n[1], 50);
@@ -254,7 +257,7 @@ static void pair(void)
 
 int main(void)
 {
-	tap_plan(9);
+	tap_plan(10);
 	engine_on();
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
