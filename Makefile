@@ -26,6 +26,7 @@ LIB_H := $(wildcard tools/lib/*.h)
 TAP := tests/lib/tap.c tests/lib/tap.h
 CRTEST := tests/lib/crtest.c tests/lib/crtest.h
 MKIMAGE := tests/lib/mkimage.c tests/lib/mkimage.h
+HELPER := tests/lib/helper.c tests/lib/helper.h
 
 TOOLS := ckpt rstr
 BENCH_TOOLS := $(B)/bin/workload $(B)/bin/crbench
@@ -34,7 +35,7 @@ BENCH_REPS ?= 5
 # ckptinfo reads images with the kernel's own uapi header, installed from
 # the tree (make headers_install) into $(B)/uapi.
 UAPI := $(B)/uapi/include/linux/checkpoint_hdr.h
-CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c records.c tree.c print.c json.c)
+CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c records.c timers.c tree.c print.c json.c)
 CKPTINFO_DEP := $(CKPTINFO_SRC) tools/ckptinfo/image.h tools/ckptinfo/reader.h $(UAPI)
 FUZZ_SECONDS ?= 120
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))
@@ -113,9 +114,9 @@ $(B)/tests/%: tests/guest/%
 	cp $< $@
 
 # Programs the guest tests checkpoint and restart.
-$(B)/tests/%: tests/helpers/%.c $(LIB) $(LIB_H) $(UAPI)
+$(B)/tests/%: tests/helpers/%.c $(LIB) $(LIB_H) $(HELPER) $(UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $< $(LIB) -lm
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -static -o $@ $< $(LIB) tests/lib/helper.c -lm
 
 $(B)/seed-src/%.c: $(SEED_DOC) qemu/seed-sample.sh
 	@mkdir -p $(@D)

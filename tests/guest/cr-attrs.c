@@ -39,11 +39,6 @@ struct attrs {
 	char limits[4096];
 };
 
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
-
 static void slurp(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

@@ -32,11 +32,6 @@
 #define IMG	"/tmp/shm.img"
 #define MAPS_MAX	4096
 
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
-
 static void reap_all(void)
 {
 	while (waitpid(-1, NULL, WNOHANG) > 0)

@@ -51,11 +51,6 @@ struct line {
 	int ppid, pgid, sid;
 };
 
-static void sleep_ms(int ms)
-{
-	usleep(ms * 1000);
-}
-
 static void reap_all(void)
 {
 	while (waitpid(-1, NULL, WNOHANG) > 0)

@@ -8,6 +8,8 @@
  * writes OUT, a line per signal in delivery order: "signo code pid
  * value", then OUT.done, and sleeps. Exit 9: set-up failure.
  */
+#include "helper.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,18 +34,6 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		got[nr_got].value = si->si_code == SI_QUEUE ? si->si_value.sival_int : 0;
 		nr_got++;
 	}
-}
-
-static void touch(const char *out, const char *suffix)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", out, suffix);
-	f = fopen(path, "w");
-	if (!f)
-		_exit(9);
-	fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -71,7 +61,7 @@ int main(int argc, char **argv)
 	}
 	if (sigprocmask(SIG_BLOCK, &set, NULL))
 		return 9;
-	touch(argv[1], ".ready");
+	helper_touch(argv[1], ".ready");
 	snprintf(path, sizeof(path), "%s.go", argv[1]);
 	while (stat(path, &st))
 		nanosleep(&nap, NULL);
@@ -83,7 +73,7 @@ int main(int argc, char **argv)
 		fprintf(f, "%d %d %d %d\n", got[i].signo, got[i].code,
 			got[i].pid, got[i].value);
 	fclose(f);
-	touch(argv[1], ".done");
+	helper_touch(argv[1], ".done");
 	for (;;)
 		nanosleep(&nap, NULL);
 }

@@ -19,6 +19,8 @@
  * Each process rewrites DIR/<pid> in place as "count\n" (fixed width)
  * every round; DIR/ready appears once it runs. Exit 9: set-up failure.
  */
+#include "helper.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,16 +55,10 @@ static void nap(void)
 
 static void put(const char *name, const char *text)
 {
-	char path[4096], tmp[4200];
-	int fd;
+	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		_exit(9);
-	close(fd);
-	rename(tmp, path);
+	helper_result(path, text);
 }
 
 static unsigned char pattern(long i)

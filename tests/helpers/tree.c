@@ -19,6 +19,8 @@
  *
  * Exit 9: bad arguments or set-up failures.
  */
+#include "helper.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,16 +51,10 @@ static int exists(const char *name)
 
 static void put(const char *name, const char *text)
 {
-	char path[4096], tmp[4200];
-	int fd;
+	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
-		_exit(9);
-	close(fd);
-	rename(tmp, path);
+	helper_result(path, text);
 }
 
 /*

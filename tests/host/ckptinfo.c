@@ -444,13 +444,14 @@ static void tree_cli(void)
 	       strstr(out, "  fd 0   /dev/null  flags 02  pos 0  shared with 1  (saved with 100)\n") &&
 	       count(out, "\ntask: pid ") == 3 && strstr(out, "threads: 2 besides the leader\n"),
 	       "the summary draws the tree as pstree does, then each live process (exit %d)", ret);
-	tap_ok(!ret && count(out, "\nlimits: STACK 8M/inf, CORE 0/inf, NOFILE 1024/4096, MEMLOCK 64K/64K (others unlimited)\nfs: ") == 3 &&
+	tap_ok(!ret && count(out, "\nlimits: STACK 8M/inf, CORE 0/inf, NOFILE 1024/4096, MEMLOCK 64K/64K (others unlimited)\n"
+			      "timers: real 2.500 s left, every 1.000 s\nfs: ") == 3 &&
 	       strstr(out, "  caps effective 0 permitted 0 inheritable 0 ambient 0 bounding 0, securebits 0\n"
 			   "limits: ") &&
 	       strstr(out, "\nfs: cwd /tmp/cwd.100, root the restarter's, umask 0022\nthreads: 2 besides") &&
 	       strstr(out, "\nfs: cwd /tmp/cwd.110, root the restarter's, umask 0022\nmemory: ") &&
 	       strstr(out, "\nfs: cwd /tmp/cwd.120, root /srv/jail.120, umask 0022\nmemory: "),
-	       "the summary: each process's limits (those not unlimited) and its fs: working directory, root, umask (exit %d)",
+	       "the summary: each process's limits (those not unlimited), its armed timers and its fs: working directory, root, umask (exit %d)",
 	       ret);
 	snprintf(args, sizeof(args), "--json --records %s", path);
 	ret = run(args, out, sizeof(out));
@@ -469,11 +470,15 @@ static void tree_cli(void)
 	       strstr(out, "\"cwd\": \"/tmp/cwd.120\", \"root\": \"/srv/jail.120\", \"umask\": \"0022\"") &&
 	       count(out, "\"stack\": {\"cur\": 8388608, \"max\": null}, \"core\": {\"cur\": 0, \"max\": null}, ") == 4 &&
 	       count(out, "\"nofile\": {\"cur\": 1024, \"max\": 4096}, \"memlock\": {\"cur\": 65536, \"max\": 65536}, ") == 4 &&
-	       count(out, "\"rttime\": {\"cur\": null, \"max\": null}}, \"threads\": [") == 4 &&
+	       count(out, "\"rttime\": {\"cur\": null, \"max\": null}}, \"itimers\": {"
+			  "\"real\": {\"value_ns\": 2500000000, \"interval_ns\": 1000000000}, "
+			  "\"virtual\": {\"value_ns\": 0, \"interval_ns\": 0}, "
+			  "\"prof\": {\"value_ns\": 0, \"interval_ns\": 0}}, \"threads\": [") == 4 &&
+	       count(out, "\"sleep\": null") == 4 + 4 &&
 	       count(out, "\"cwd\": ") == 4 && count(out, "\"rlimits\": {") == 4 &&
 	       strstr(out, "\"type\": \"RLIMITS\", \"type_id\": 21, \"len\": 264, \"objref\": 1}") &&
 	       strstr(out, "\"type\": \"FS\", \"type_id\": 22, \"len\": 16, \"objref\": 1}"),
-	       "--json: each process's \"cwd\", \"root\" (null: the restarter's), \"umask\", \"rlimits\" (16, null: unlimited) (exit %d)",
+	       "--json: each process's \"cwd\", \"root\" (null: the restarter's), \"umask\", \"rlimits\" (16, null: unlimited), \"itimers\", each task's \"sleep\" (exit %d)",
 	       ret);
 	unlink(path);
 
@@ -577,7 +582,7 @@ static const struct patch_case shmem_cases[] = {
 	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
 	  1, 4, "objref 1 is zero or already another object's" },
 	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
-	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4632): objref 1 is not its owner's (6)" },
+	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4520): objref 1 is not its owner's (6)" },
 	{ "a VMA naming an unknown SHMEM", R_VMA_CHILD, VMA(file_objref), 999, 4,
 	  "shared memory objref 999 has no SHMEM record before it" },
 	{ "a shared-anon VMA naming a FILE", R_VMA_CHILD, VMA(file_objref), 3, 4,
@@ -590,7 +595,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -696,9 +701,12 @@ static void shmem_tests(void)
 }
 
 /* The records of the good tree (the grandchild chrooted) that fs_cases change. */
-enum { F_CREDS, F_RLIMITS, F_FS, F_FS_CHILD, NR_F };
+enum { F_TASK, F_CREDS, F_RLIMITS, F_ITIMERS, F_FS, F_FS_CHILD, NR_F };
 
 #define RL(m) (16 + offsetof(struct ckpt_hdr_rlimits, m))
+#define IT(m) (16 + offsetof(struct ckpt_hdr_itimers, m))
+#define RB(m) (16 + offsetof(struct ckpt_hdr_task, restart) + \
+	       offsetof(struct ckpt_restart_block, m))
 #define FS(m) (16 + offsetof(struct ckpt_hdr_fs, m))
 #define HDR(m) offsetof(struct ckpt_hdr, m)
 
@@ -729,7 +737,30 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS (FILE|FD|FS|SHMEM PAGES*)*" },
+	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
+	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
+	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
+	  "ITIMERS record (type 24, len 56): reserved field 0x1, not 0" },
+	{ "ITIMER_PROF with 2^63 ns left", F_ITIMERS, IT(it[2].value), 1ULL << 63, 8,
+	  "ITIMERS record (type 24, len 56): timer 2: 9223372036854775808 ns left, 0 ns interval" },
+	{ "ITIMER_VIRTUAL with 2^63-1 ns left", F_ITIMERS, IT(it[1].value), INT64_MAX, 8, NULL },
+	{ "ITIMERS with the files table's objref", F_ITIMERS, HDR(objref), 2, 4,
+	  "ITIMERS record (type 24, len 56): objref 2 is not its owner's (1)" },
+	{ "ITIMERS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_ITIMERS, 4,
+	  "ITIMERS record (type 24, len 264): not expected here" },
+	{ "FS in ITIMERS's place", F_ITIMERS, HDR(type), CKPT_HDR_FS, 4,
+	  "FS record (type 22, len 56): not expected here" },
+	{ "a TASK in a nanosleep on CLOCK_REALTIME, 0 ns left", F_TASK, RB(kind),
+	  CKPT_RESTART_NANOSLEEP, 4, NULL },
+	{ "a TASK in a sleep of kind 9", F_TASK, RB(kind), 9, 4,
+	  "TASK record (type 16, len 128): bad restart block: kind 9 clock 0 timeout 0" },
+	{ "a TASK in no sleep with a timeout", F_TASK, RB(timeout), 5, 8,
+	  "bad restart block: kind 0 clock 0 timeout 5 uaddr 0" },
+	{ "a TASK in no sleep, its clock 1", F_TASK, RB(clockid), 1, 4,
+	  "bad restart block: kind 0 clock 1 timeout 0" },
+	{ "a TASK's restart block with its reserved field set", F_TASK, RB(__reserved), 1, 4,
+	  "bad restart block: kind 0" },
 	{ "FS with a umask beyond 0777 (01022)", F_FS, FS(umask), 01022, 4,
 	  "FS record (type 22, len 16): umask 01022 has bits outside 0777" },
 	{ "FS with a umask of 0777", F_FS, FS(umask), 0777, 4, NULL },
@@ -761,7 +792,7 @@ static const struct patch_case fs_cases[] = {
 };
 
 #define NR_FS_CASES (sizeof(fs_cases) / sizeof(fs_cases[0]))
-#define FS_RESULTS (1 + 3 + 1 + (int)NR_FS_CASES)
+#define FS_RESULTS (1 + 4 + 1 + (int)NR_FS_CASES)
 
 /* RLIMITS and FS: read back, missing, twice, and their fields damaged. */
 static void fs_tests(void)
@@ -775,10 +806,13 @@ static void fs_tests(void)
 	if (read_buf(buf, len, &ci))
 		tap_bail("the good tree (its grandchild chrooted) is invalid: %s", ci.error);
 	pos[F_CREDS] = record_of(&ci, CKPT_HDR_CREDS, 0);
+	pos[F_TASK] = record_of(&ci, CKPT_HDR_TASK, 0);
 	pos[F_RLIMITS] = record_of(&ci, CKPT_HDR_RLIMITS, 0);
+	pos[F_ITIMERS] = record_of(&ci, CKPT_HDR_ITIMERS, 0);
 	pos[F_FS] = record_of(&ci, CKPT_HDR_FS, 0);
 	pos[F_FS_CHILD] = record_of(&ci, CKPT_HDR_FS, 1);
 	if (!pos[F_RLIMITS] || pos[F_RLIMITS] < pos[F_CREDS] || !pos[F_FS_CHILD] ||
+	    pos[F_ITIMERS] < pos[F_RLIMITS] || !pos[F_TASK] ||
 	    ci.procs[0].fs.cwd_objref != 5 || ci.procs[0].fds[2].file_objref != 4 ||
 	    ci.procs[1].fs.cwd_objref != 12)
 		tap_bail("the good tree lacks an RLIMITS or FS record, or its objrefs moved");
@@ -792,8 +826,12 @@ static void fs_tests(void)
 
 	s.no_rlimits = true;
 	refused("no RLIMITS record after CREDS", &s,
-		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ");
+		"ITIMERS record (type 24, len 56): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ");
 	s.no_rlimits = false;
+	s.no_itimers = true;
+	refused("no ITIMERS record after RLIMITS", &s,
+		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS ");
+	s.no_itimers = false;
 	s.no_fs = true;
 	refused("no FS record before MM", &s,
 		"MM record (type 32, len 616): process 100 has no FS record (one before its MM record)");
@@ -949,7 +987,7 @@ static void sigpending_cli(const unsigned char *buf, size_t len)
 	tap_ok(!ret && count(out, json) == 2 &&
 	       count(out, "\"pending_signals\": [], \"creds\": {") == 2 &&
 	       count(out, "\"pending_signals\": ") == 4 &&
-	       strstr(out, "{\"pos\": 2680, \"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 624, \"objref\": 1}") &&
+	       strstr(out, "{\"pos\": 2720, \"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 624, \"objref\": 1}") &&
 	       count(out, "\"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 8, ") == 2,
 	       "--json: \"pending_signals\" of each process (pid and uid null without a sender, value only for SI_QUEUE), --records: SIGPENDING (exit %d)",
 	       ret);
@@ -1008,7 +1046,7 @@ static void sigpending_tests(void)
 	pos[S_SP] = record_of(&ci, CKPT_HDR_SIGPENDING, 0);
 	pos[S_SP_CHILD] = record_of(&ci, CKPT_HDR_SIGPENDING, 1);
 	pos[S_CREDS] = record_of(&ci, CKPT_HDR_CREDS, 0);
-	if (pos[S_SP] != 2680 || pos[S_SP_CHILD] < pos[S_CREDS] ||
+	if (pos[S_SP] != 2720 || pos[S_SP_CHILD] < pos[S_CREDS] ||
 	    record_of(&ci, CKPT_HDR_SIGNAL, 0) + 16 + 2056 != pos[S_SP] ||
 	    pos[S_SP] + 16 + SIGPENDING_LEN != pos[S_CREDS])
 		tap_bail("the pending signals image lacks a SIGPENDING record right after SIGNAL");

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sleep_ms(long ms)
+void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 
@@ -63,6 +63,20 @@ bool wait_file(const char *path, int seconds)
 		sleep_ms(10);
 	}
 	return false;
+}
+
+pid_t spawn_ready(char *const argv[], const char *out)
+{
+	char ready[4096];
+	pid_t pid;
+
+	snprintf(ready, sizeof(ready), "%s.ready", out);
+	unlink(out);
+	unlink(ready);
+	pid = spawn(argv);
+	if (pid < 0 || !wait_file(ready, 30))
+		tap_bail("setup: %s did not start", argv[0]);
+	return pid;
 }
 
 /* The text of /proc/@pid/stat after the command's ") ", in @buf. */

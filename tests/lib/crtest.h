@@ -19,6 +19,11 @@ bool null_stdio(void);
 pid_t spawn(char *const argv[]);
 /* Wait up to @seconds for @path to exist; false on timeout. */
 bool wait_file(const char *path, int seconds);
+/*
+ * spawn() a helper that announces itself by creating @out.ready, both
+ * @out and @out.ready removed first; bails out if it does not within 30 s.
+ */
+pid_t spawn_ready(char *const argv[], const char *out);
 /* SIGSTOP @pid and wait until all its threads are stopped; false on timeout. */
 bool stop_task(pid_t pid);
 /* Minor faults @pid has taken (field 10 of /proc/@pid/stat), or -1. */
@@ -73,5 +78,7 @@ const char *engine_stat(const char *key);
 void engine_on(void);
 /* Milliseconds, monotonic. */
 double now_ms(void);
+/* Sleep @ms milliseconds. */
+void sleep_ms(long ms);
 
 #endif /* CRTEST_H */

@@ -134,6 +134,16 @@ static void rlimits(struct out *o, uint32_t task_ref)
 	record(o, CKPT_HDR_RLIMITS, task_ref, &l, sizeof(l));
 }
 
+/* The ITIMERS record: ITIMER_REAL MK_ITIMER_REAL*, the others disarmed. */
+static void itimers(struct out *o, uint32_t task_ref)
+{
+	struct ckpt_hdr_itimers h = { .nr_timers = CKPT_NR_ITIMERS };
+
+	h.it[0].value = MK_ITIMER_REAL;
+	h.it[0].interval = MK_ITIMER_REAL_INTERVAL;
+	record(o, CKPT_HDR_ITIMERS, task_ref, &h, sizeof(h));
+}
+
 struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
 				 int32_t pid, uint32_t uid, int32_t value)
 {
@@ -188,6 +198,8 @@ static void process(struct out *o, const struct mk_spec *s,
 	record(o, CKPT_HDR_CREDS, task_ref, &creds, sizeof(creds));
 	if (!s->no_rlimits)
 		rlimits(o, task_ref);
+	if (!s->no_itimers)
+		itimers(o, task_ref);
 	files_ref = o->next_ref++;
 	if (!sh->null) {
 		sh->null = o->next_ref++;

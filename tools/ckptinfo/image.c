@@ -21,6 +21,7 @@ static const char *const names[] = {
 	[CKPT_HDR_SIGNAL] = "SIGNAL",
 	[CKPT_HDR_CREDS] = "CREDS", [CKPT_HDR_RLIMITS] = "RLIMITS",
 	[CKPT_HDR_FS] = "FS", [CKPT_HDR_SIGPENDING] = "SIGPENDING",
+	[CKPT_HDR_ITIMERS] = "ITIMERS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
 	[CKPT_HDR_FILE] = "FILE",
@@ -466,7 +467,7 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 /* The record types allowed next, as restart reads them. */
 enum stage {
 	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_SIGPENDING, S_CREDS, S_RLIMITS,
-	S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
+	S_ITIMERS, S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
 
 /* After a process's CPU and XSTATE: a thread, the next process or TAIL. */
@@ -580,10 +581,15 @@ static int read_record(struct reader *r, enum stage *st)
 			return 1;
 		return owned(r, p->task_objref) || rd_creds(r, p) ? -1 : 0;
 	case S_RLIMITS:
-		*st = S_FILES;
+		*st = S_ITIMERS;
 		if (t != CKPT_HDR_RLIMITS)
 			return 1;
 		return owned(r, p->task_objref) || rd_rlimits(r, p) ? -1 : 0;
+	case S_ITIMERS:
+		*st = S_FILES;
+		if (t != CKPT_HDR_ITIMERS)
+			return 1;
+		return owned(r, p->task_objref) || rd_itimers(r, p) ? -1 : 0;
 	case S_FILES:
 		return read_files(r, p, st);
 	case S_VMAS:
@@ -691,7 +697,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}

@@ -63,6 +63,7 @@ struct ci_proc {
 	struct ckpt_hdr_creds creds;
 	uint32_t *groups;		/* creds.nr_groups supplementary groups */
 	struct ckpt_hdr_rlimits rlimits;
+	struct ckpt_hdr_itimers itimers;
 	struct ckpt_hdr_fs fs;		/* its FILE records: ci_file_by_ref() */
 	bool has_fs;			/* its FS record read */
 	struct ckpt_hdr_mm mm;
@@ -118,6 +119,12 @@ const char *ci_rlimit_name(unsigned int i, bool lower);
 /* Whether RLIMIT_* @i counts bytes (printed with K, M, G, T suffixes). */
 bool ci_rlimit_bytes(unsigned int i);
 #define CI_RLIM_INFINITY (~0ULL)
+/* timers.c: "CLOCK_MONOTONIC", or NULL for a clock no sleep restarts on */
+const char *ci_clock_name(int32_t clockid);
+/* timers.c: ITIMER_* @i's name, "real", "virtual" or "prof" */
+const char *ci_itimer_name(unsigned int i);
+/* timers.c: CKPT_RESTART_* @kind's call, "nanosleep", or NULL for none */
+const char *ci_restart_name(uint32_t kind);
 /* What signal @sig (1-64) does in the image: SIG_DFL, SIG_IGN or a handler. */
 enum ci_disposition { CI_SIG_DEFAULT, CI_SIG_IGNORED, CI_SIG_CAUGHT };
 enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int sig);

@@ -111,6 +111,46 @@ static void blocked_altstack(FILE *out, const struct ckpt_hdr_task *t)
 	}
 }
 
+/*
+ * ", "sleep": {"call": "nanosleep", "clock": "CLOCK_MONOTONIC" (nanosleep
+ * only), "timeout_ns": N or null, "realtime_deadline": bool}" or null: the
+ * sleep a task goes on with after restart.
+ */
+static void sleep_call(FILE *out, const struct ckpt_restart_block *c)
+{
+	const char *name = ci_restart_name(c->kind);
+
+	fputs(", \"sleep\": ", out);
+	if (!name) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"call\": \"%s\"", name);
+	if (c->kind == CKPT_RESTART_NANOSLEEP)
+		fprintf(out, ", \"clock\": \"%s\"", ci_clock_name(c->clockid));
+	fputs(", \"timeout_ns\": ", out);
+	if (c->timeout >= 0)
+		fprintf(out, "%lld", (long long)c->timeout);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"realtime_deadline\": %s}",
+		c->kind == CKPT_RESTART_FUTEX_WAIT && c->flags & CKPT_FUTEX_CLOCKRT ?
+		"true" : "false");
+}
+
+/* "itimers": {"real": {"value_ns": N, "interval_ns": N}, "virtual": .., "prof": ..} */
+static void itimers(FILE *out, const struct ckpt_hdr_itimers *h)
+{
+	unsigned int i;
+
+	fputs(", \"itimers\": {", out);
+	for (i = 0; i < CKPT_NR_ITIMERS; i++)
+		fprintf(out, "%s\"%s\": {\"value_ns\": %llu, \"interval_ns\": %llu}",
+			i ? ", " : "", ci_itimer_name(i), (unsigned long long)h->it[i].value,
+			(unsigned long long)h->it[i].interval);
+	fputc('}', out);
+}
+
 /* "signals": {"caught": [..], "ignored": [..], "blocked": "0x..", "altstack": ..} */
 static void signals(FILE *out, const struct ckpt_hdr_signal *s,
 		    const struct ckpt_hdr_task *t)
@@ -179,7 +219,7 @@ static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
 
 	fputs(", \"registers\": {", out);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		fprintf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", ci_itimer_name(i));
 		hex(out, r[i]);
 	}
 	fputc('}', out);
@@ -201,6 +241,7 @@ static void threads(FILE *out, const struct ci_proc *p, bool with_regs)
 		hex(out, th->cpu.fs_base);
 		fputs(", \"xfeatures_in_use\": ", out);
 		hex(out, th->xstate_features);
+		sleep_call(out, &th->task.restart);
 		if (with_regs)
 			regs(out, &th->cpu);
 		fputc('}', out);
@@ -285,7 +326,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 
 /*
  * A process's keys, each after ", ": task signals pending_signals creds
- * cwd root umask rlimits threads mm fds.
+ * cwd root umask rlimits itimers threads mm fds.
  */
 static void process(FILE *out, const struct ci_image *img,
 		    const struct ci_proc *p, bool with_regs)
@@ -294,6 +335,7 @@ static void process(FILE *out, const struct ci_image *img,
 		p->task.pid, p->task.tgid);
 	str(out, p->task.comm);
 	fprintf(out, ", \"self\": %s", p->task.flags & CKPT_TASK_SELF ? "true" : "false");
+	sleep_call(out, &p->task.restart);
 	if (with_regs)
 		regs(out, &p->cpu);
 	fputc('}', out);
@@ -301,6 +343,7 @@ static void process(FILE *out, const struct ci_image *img,
 	pending(out, p);
 	creds(out, p);
 	fs_rlimits(out, img, p);
+	itimers(out, &p->itimers);
 	threads(out, p, with_regs);
 	mm(out, img, p);
 	fds(out, img, p);

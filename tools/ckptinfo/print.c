@@ -194,6 +194,60 @@ static void print_pending(FILE *out, const struct ci_proc *p)
 }
 
 /* "  thread 1235 "worker": blocked 0x0, altstack 0x...+8192, fs_base 0x..." */
+/* "1.950 s" */
+static void print_ns(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%" PRIu64 ".%03" PRIu64 " s", ns / 1000000000, ns / 1000000 % 1000);
+}
+
+/*
+ * "timers: real 1.950 s left, every 1.000 s; virtual ...; prof ...":
+ * the armed interval timers; "none armed".
+ */
+static void print_itimers(FILE *out, const struct ckpt_hdr_itimers *h)
+{
+	const char *sep = " ";
+	unsigned int i;
+
+	fputs("timers:", out);
+	for (i = 0; i < CKPT_NR_ITIMERS; i++) {
+		if (!h->it[i].value)
+			continue;
+		fprintf(out, "%s%s ", sep, ci_itimer_name(i));
+		print_ns(out, h->it[i].value);
+		fputs(" left", out);
+		if (h->it[i].interval) {
+			fputs(", every ", out);
+			print_ns(out, h->it[i].interval);
+		}
+		sep = "; ";
+	}
+	fputs(*sep == ' ' ? " none armed\n" : "\n", out);
+}
+
+/*
+ * ", in nanosleep (CLOCK_MONOTONIC), 1.950 s left": the sleep a task goes
+ * on with after restart; nothing if none.
+ */
+static void print_sleep(FILE *out, const struct ckpt_restart_block *c)
+{
+	if (!ci_restart_name(c->kind))
+		return;
+	fprintf(out, ", in %s", ci_restart_name(c->kind));
+	if (c->kind == CKPT_RESTART_NANOSLEEP)
+		fprintf(out, " (%s)", ci_clock_name(c->clockid));
+	if (c->kind == CKPT_RESTART_FUTEX_WAIT && c->flags & CKPT_FUTEX_CLOCKRT) {
+		fputs(", until CLOCK_REALTIME ", out);
+		print_ns(out, c->timeout);
+	} else if (c->timeout >= 0) {
+		fputs(", ", out);
+		print_ns(out, c->timeout);
+		fputs(" left", out);
+	} else {
+		fputs(", no timeout", out);
+	}
+}
+
 static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 {
 	size_t i;
@@ -208,8 +262,10 @@ static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 			fprintf(out, ", altstack %#" PRIx64 "+%" PRIu64,
 				(uint64_t)th->task.sas_ss_sp,
 				(uint64_t)th->task.sas_ss_size);
-		fprintf(out, ", fs_base %#" PRIx64 ", ip %#" PRIx64 "\n",
+		fprintf(out, ", fs_base %#" PRIx64 ", ip %#" PRIx64,
 			(uint64_t)th->cpu.fs_base, (uint64_t)th->cpu.ip);
+		print_sleep(out, &th->task.restart);
+		fputc('\n', out);
 		if (regs)
 			print_regs(out, &th->cpu);
 	}
@@ -316,11 +372,13 @@ static void print_process(FILE *out, const struct ci_image *img,
 		p->task.flags & CKPT_TASK_SELF ? ", checkpointed itself" : "");
 	if (p != img->procs)
 		fprintf(out, ", parent %d", img->tree[p->entry].ppid);
+	print_sleep(out, &p->task.restart);
 	fputc('\n', out);
 	print_signals(out, &p->signal, &p->task);
 	print_pending(out, p);
 	print_creds(out, p);
 	print_rlimits(out, &p->rlimits);
+	print_itimers(out, &p->itimers);
 	print_fs(out, img, p);
 	if (regs)
 		print_regs(out, &p->cpu);

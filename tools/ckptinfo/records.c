@@ -33,7 +33,7 @@ int rd_task(struct reader *r, struct ckpt_hdr_task *t)
 		return rd_bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
 			      (unsigned long long)t->sas_ss_sp,
 			      (unsigned long long)t->sas_ss_size, t->sas_ss_flags);
-	return 0;
+	return rd_restart_block(r, &t->restart);
 }
 
 /* What restart checks of a SIGNAL record. */
