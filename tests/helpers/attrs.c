@@ -9,13 +9,27 @@
  *   chroot  the same, then chroot(DIR) (working directory /sub/dir in it),
  *           and CAP_SYS_CHROOT dropped.
  *   rmcwd   its working directory removed under it (DIR/gone).
+ *   sched   oom_score_adj -100, coredump_filter 0x7 (with CONFIG_ELF_CORE), THP disabled,
+ *           memory-deny-write-execute, nice -5, personality
+ *           ADDR_NO_RANDOMIZE, parent-death signal
+ *           SIGWINCH, timer slack 123456 ns; a second thread SCHED_BATCH,
+ *           nice 7, timer slack 777000 ns. Each writes DIR/self.leader or
+ *           DIR/self.thread whenever it is missing: "pdeath P slack S
+ *           personality X" as prctl() and personality() read them.
  *
  * It counts, rewriting DIR/count in place ("count\n", fixed width, through
  * a descriptor opened first) every 5 ms; DIR/ready appears once it runs.
  * Exit 9: set-up failure.
  */
+#include "helper.h"
+
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -35,20 +49,89 @@ static void limit(int resource, rlim_t cur, rlim_t max)
 }
 
 /*
- * CAP_SYS_CHROOT dropped, so that a restarter without it may have the
- * image's credentials, but not its root.
+ * Capability @cap dropped, so that a restarter without it may have the
+ * image's credentials, but not what the capability allowed.
  */
-static int drop_chroot(void)
+static int drop_cap(int cap)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
 
 	if (syscall(SYS_capget, &h, d))
 		return -1;
-	d[0].effective &= ~(1u << CAP_SYS_CHROOT);
-	d[0].permitted &= ~(1u << CAP_SYS_CHROOT);
-	d[0].inheritable &= ~(1u << CAP_SYS_CHROOT);
+	d[0].effective &= ~(1u << cap);
+	d[0].permitted &= ~(1u << cap);
+	d[0].inheritable &= ~(1u << cap);
 	return syscall(SYS_capset, &h, d);
+}
+
+#ifndef PR_SET_MDWE
+#define PR_SET_MDWE			65
+#define PR_GET_MDWE			66
+#define PR_MDWE_REFUSE_EXEC_GAIN	1
+#endif
+
+static const char *top;
+
+/* DIR/self.@who, when missing: what this thread's prctl() state reads. */
+static void report(const char *who)
+{
+	char path[4096], text[128];
+	int sig = -1;
+
+	snprintf(path, sizeof(path), "%s/self.%s", top, who);
+	if (!access(path, F_OK))
+		return;
+	prctl(PR_GET_PDEATHSIG, &sig);
+	snprintf(text, sizeof(text), "pdeath %d slack %d personality %#x thp %d mdwe %d\n",
+		 sig, prctl(PR_GET_TIMERSLACK), personality(0xffffffff),
+		 prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), prctl(PR_GET_MDWE, 0, 0, 0, 0));
+	helper_result(path, text);
+}
+
+static void *sched_thread(void *arg)
+{
+	struct sched_param none = { 0 };
+	struct timespec ts = { 0, 5000000 };
+
+	(void)arg;
+	if (sched_setscheduler(0, SCHED_BATCH, &none) ||
+	    setpriority(PRIO_PROCESS, syscall(SYS_gettid), 7) ||
+	    prctl(PR_SET_TIMERSLACK, 777000))
+		_exit(9);
+	helper_touch(top, "/thread-ready");
+	for (;;) {
+		report("thread");
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* The "sched" mode's attributes; returns once its thread has set its own. */
+static void sched_attrs(void)
+{
+	pthread_t th;
+	char path[4096];
+
+	int oom = open("/proc/self/oom_score_adj", O_WRONLY);
+	/* only with CONFIG_ELF_CORE */
+	int filter = open("/proc/self/coredump_filter", O_WRONLY);
+
+	if (filter >= 0 && (write(filter, "0x7", 3) != 3 || close(filter)))
+		_exit(9);
+	if (oom < 0 || write(oom, "-100", 4) != 4 || close(oom) ||
+	    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) ||
+	    prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0))
+		_exit(9);
+	if (setpriority(PRIO_PROCESS, 0, -5) || personality(ADDR_NO_RANDOMIZE) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGWINCH) || prctl(PR_SET_TIMERSLACK, 123456) ||
+	    /* what they allowed is done: a restarter without them may have the rest */
+	    drop_cap(CAP_SYS_NICE) || drop_cap(CAP_SYS_RESOURCE) ||
+	    pthread_create(&th, NULL, sched_thread, NULL))
+		_exit(9);
+	snprintf(path, sizeof(path), "%s/thread-ready", top);
+	while (access(path, F_OK))
+		usleep(1000);
+
 }
 
 int main(int argc, char **argv)
@@ -60,6 +143,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3)
 		return 9;
+	top = argv[1];
 	snprintf(path, sizeof(path), "%s/count", argv[1]);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	dir = open(argv[1], O_RDONLY | O_DIRECTORY);
@@ -69,6 +153,8 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/gone", argv[1]);
 		if (mkdir(path, 0755) || chdir(path) || rmdir(path))
 			return 9;
+	} else if (!strcmp(argv[2], "sched")) {
+		sched_attrs();
 	} else {
 		snprintf(path, sizeof(path), "%s/sub/dir", argv[1]);
 		if (chdir(path))
@@ -83,7 +169,7 @@ int main(int argc, char **argv)
 		limit(RLIMIT_NPROC, 1000, 2000);
 		limit(RLIMIT_FSIZE, 1UL << 30, 2UL << 30);
 		if (!strcmp(argv[2], "chroot") &&
-		    (chroot(argv[1]) || chdir("/sub/dir") || drop_chroot()))
+		    (chroot(argv[1]) || chdir("/sub/dir") || drop_cap(CAP_SYS_CHROOT)))
 			return 9;
 	}
 	/* ready once all is set (through DIR: it may be out of reach now) */
@@ -96,6 +182,8 @@ int main(int argc, char **argv)
 		snprintf(line, sizeof(line), "%012ld\n", ++n);
 		if (pwrite(fd, line, strlen(line), 0) < 0)
 			return 9;
+		if (!strcmp(argv[2], "sched"))
+			report("leader");
 		nanosleep(&ts, NULL);
 	}
 }

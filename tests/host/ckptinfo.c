@@ -445,13 +445,15 @@ static void tree_cli(void)
 	       count(out, "\ntask: pid ") == 3 && strstr(out, "threads: 2 besides the leader\n"),
 	       "the summary draws the tree as pstree does, then each live process (exit %d)", ret);
 	tap_ok(!ret && count(out, "\nlimits: STACK 8M/inf, CORE 0/inf, NOFILE 1024/4096, MEMLOCK 64K/64K (others unlimited)\n"
-			      "timers: real 2.500 s left, every 1.000 s\nfs: ") == 3 &&
+			      "timers: real 2.500 s left, every 1.000 s\noom_score_adj: 300\nfs: ") == 3 &&
 	       strstr(out, "  caps effective 0 permitted 0 inheritable 0 ambient 0 bounding 0, securebits 0\n"
 			   "limits: ") &&
 	       strstr(out, "\nfs: cwd /tmp/cwd.100, root the restarter's, umask 0022\nthreads: 2 besides") &&
 	       strstr(out, "\nfs: cwd /tmp/cwd.110, root the restarter's, umask 0022\nmemory: ") &&
-	       strstr(out, "\nfs: cwd /tmp/cwd.120, root /srv/jail.120, umask 0022\nmemory: "),
-	       "the summary: each process's limits (those not unlimited), its armed timers and its fs: working directory, root, umask (exit %d)",
+	       strstr(out, "\nfs: cwd /tmp/cwd.120, root /srv/jail.120, umask 0022\nmemory: ") &&
+	       count(out, "\n  coredump_filter 0x33\n") == 3 &&
+	       count(out, "\nsched: SCHED_OTHER nice 0, timer slack 0 ns\n") == 3,
+	       "the summary: each process's scheduling, limits (those not unlimited), armed timers, oom_score_adj, fs (working directory, root, umask) and mm flags (exit %d)",
 	       ret);
 	snprintf(args, sizeof(args), "--json --records %s", path);
 	ret = run(args, out, sizeof(out));
@@ -473,8 +475,12 @@ static void tree_cli(void)
 	       count(out, "\"rttime\": {\"cur\": null, \"max\": null}}, \"itimers\": {"
 			  "\"real\": {\"value_ns\": 2500000000, \"interval_ns\": 1000000000}, "
 			  "\"virtual\": {\"value_ns\": 0, \"interval_ns\": 0}, "
-			  "\"prof\": {\"value_ns\": 0, \"interval_ns\": 0}}, \"threads\": [") == 4 &&
+			  "\"prof\": {\"value_ns\": 0, \"interval_ns\": 0}}, \"oom_score_adj\": 300, \"threads\": [") == 4 &&
 	       count(out, "\"sleep\": null") == 4 + 4 &&
+	       count(out, "\"sched\": {\"policy\": \"SCHED_OTHER\", \"nice\": 0, \"reset_on_fork\": false}, "
+			  "\"personality\": \"0\", \"pdeath_signal\": 0, \"timer_slack_ns\": 0, ") == 4 + 4 &&
+	       count(out, "\"coredump_filter\": \"0x33\", \"thp_disable\": false, \"mdwe\": false, "
+			  "\"mdwe_no_inherit\": false, \"merge_any\": false, \"exe\": ") == 4 &&
 	       count(out, "\"cwd\": ") == 4 && count(out, "\"rlimits\": {") == 4 &&
 	       strstr(out, "\"type\": \"RLIMITS\", \"type_id\": 21, \"len\": 264, \"objref\": 1}") &&
 	       strstr(out, "\"type\": \"FS\", \"type_id\": 22, \"len\": 16, \"objref\": 1}"),
@@ -561,7 +567,7 @@ enum { R_SHMEM, R_PAGES0, R_PAGES1, R_VMA_ROOT, R_VMA_CHILD, NR_R };
 
 static const struct patch_case shmem_cases[] = {
 	{ "SHMEM counting a page more than its PAGES have", R_SHMEM, SH(nr_pages), 3, 8,
-	  "MM record (type 32, len 616): the SHMEM before has 2 of its 3 pages" },
+	  "MM record (type 32, len 624): the SHMEM before has 2 of its 3 pages" },
 	{ "SHMEM counting a page fewer than its PAGES have", R_SHMEM, SH(nr_pages), 1, 8,
 	  "more pages than its SHMEM record says (1)" },
 	{ "a page offset at the SHMEM's size", R_SHMEM, SH(size), 8192, 8,
@@ -582,7 +588,7 @@ static const struct patch_case shmem_cases[] = {
 	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
 	  1, 4, "objref 1 is zero or already another object's" },
 	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
-	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4520): objref 1 is not its owner's (6)" },
+	  offsetof(struct ckpt_hdr, objref), 1, 4, "PAGES record (type 34, len 4456): objref 1 is not its owner's (6)" },
 	{ "a VMA naming an unknown SHMEM", R_VMA_CHILD, VMA(file_objref), 999, 4,
 	  "shared memory objref 999 has no SHMEM record before it" },
 	{ "a shared-anon VMA naming a FILE", R_VMA_CHILD, VMA(file_objref), 3, 4,
@@ -595,7 +601,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -701,10 +707,13 @@ static void shmem_tests(void)
 }
 
 /* The records of the good tree (the grandchild chrooted) that fs_cases change. */
-enum { F_TASK, F_CREDS, F_RLIMITS, F_ITIMERS, F_FS, F_FS_CHILD, NR_F };
+enum { F_TASK, F_CREDS, F_RLIMITS, F_ITIMERS, F_PROCESS, F_FS, F_FS_CHILD, F_MM, NR_F };
 
 #define RL(m) (16 + offsetof(struct ckpt_hdr_rlimits, m))
 #define IT(m) (16 + offsetof(struct ckpt_hdr_itimers, m))
+#define PR(m) (16 + offsetof(struct ckpt_hdr_process, m))
+#define MMH(m) (16 + offsetof(struct ckpt_hdr_mm, m))
+#define TK(m) (16 + offsetof(struct ckpt_hdr_task, m))
 #define RB(m) (16 + offsetof(struct ckpt_hdr_task, restart) + \
 	       offsetof(struct ckpt_restart_block, m))
 #define FS(m) (16 + offsetof(struct ckpt_hdr_fs, m))
@@ -737,7 +746,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS (FILE|FD|FS|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)*" },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -751,10 +760,48 @@ static const struct patch_case fs_cases[] = {
 	  "ITIMERS record (type 24, len 264): not expected here" },
 	{ "FS in ITIMERS's place", F_ITIMERS, HDR(type), CKPT_HDR_FS, 4,
 	  "FS record (type 22, len 56): not expected here" },
+	{ "PROCESS with oom_score_adj 1001", F_PROCESS, PR(oom_score_adj), 1001, 4,
+	  "PROCESS record (type 25, len 8): oom_score_adj 1001 outside -1000..1000" },
+	{ "PROCESS with oom_score_adj -1001", F_PROCESS, PR(oom_score_adj), (uint32_t)-1001, 4,
+	  "oom_score_adj -1001 outside -1000..1000" },
+	{ "PROCESS with oom_score_adj -1000", F_PROCESS, PR(oom_score_adj), (uint32_t)-1000, 4,
+	  NULL },
+	{ "PROCESS with its reserved field set", F_PROCESS, PR(__reserved), 2, 4,
+	  "PROCESS record (type 25, len 8): reserved field 0x2, not 0" },
+	{ "PROCESS with the files table's objref", F_PROCESS, HDR(objref), 2, 4,
+	  "PROCESS record (type 25, len 8): objref 2 is not its owner's (1)" },
+	{ "PROCESS in ITIMERS's place", F_ITIMERS, HDR(type), CKPT_HDR_PROCESS, 4,
+	  "PROCESS record (type 25, len 56): not expected here" },
+	{ "MM with coredump_filter 0x200", F_MM, MMH(coredump_filter), 0x200, 4,
+	  "MM record (type 32, len 624): coredump_filter 0x200, flags 0" },
+	{ "MM with an unknown flag", F_MM, MMH(flags), 0x10, 4,
+	  "coredump_filter 0x33, flags 0x10" },
+	{ "MM with MDWE not inherited, without MDWE", F_MM, MMH(flags), CKPT_MM_MDWE_NO_INHERIT, 4,
+	  "coredump_filter 0x33, flags 0x4" },
+	{ "MM with THP disabled, MDWE not inherited and KSM merging all", F_MM, MMH(flags),
+	  CKPT_MM_THP_DISABLE | CKPT_MM_MDWE | CKPT_MM_MDWE_NO_INHERIT | CKPT_MM_MERGE_ANY, 4, NULL },
+	{ "a TASK at nice -20", F_TASK, TK(nice), (uint32_t)-20, 4,
+	  NULL },
+	{ "a TASK at nice 20", F_TASK, TK(nice), 20, 4,
+	  "scheduling policy 0, nice 20, flags 0, reserved 0" },
+	{ "a TASK in SCHED_FIFO", F_TASK, TK(sched_policy), 1, 4,
+	  "scheduling policy 1, nice 0" },
+	{ "a TASK in SCHED_BATCH", F_TASK, TK(sched_policy), 3, 4, NULL },
+	{ "a TASK with an unknown scheduling flag", F_TASK, TK(sched_flags), 2, 4,
+	  "scheduling policy 0, nice 0, flags 0x2" },
+	{ "a TASK with personality PER_SVR4", F_TASK, TK(personality), 0x68, 4,
+	  "personality 0x68: not PER_LINUX with its flags" },
+	{ "a TASK with personality ADDR_NO_RANDOMIZE", F_TASK, TK(personality), 0x40000, 4, NULL },
+	{ "a TASK with personality bit 28", F_TASK, TK(personality), 0x10000000, 4,
+	  "personality 0x10000000" },
+	{ "a TASK with parent-death signal 65", F_TASK, TK(pdeath_signal), 65, 4,
+	  "parent-death signal 65" },
+	{ "a TASK with its second reserved field set", F_TASK, TK(__reserved2), 1, 4,
+	  "reserved 0x1" },
 	{ "a TASK in a nanosleep on CLOCK_REALTIME, 0 ns left", F_TASK, RB(kind),
 	  CKPT_RESTART_NANOSLEEP, 4, NULL },
 	{ "a TASK in a sleep of kind 9", F_TASK, RB(kind), 9, 4,
-	  "TASK record (type 16, len 128): bad restart block: kind 9 clock 0 timeout 0" },
+	  "TASK record (type 16, len 168): bad restart block: kind 9 clock 0 timeout 0" },
 	{ "a TASK in no sleep with a timeout", F_TASK, RB(timeout), 5, 8,
 	  "bad restart block: kind 0 clock 0 timeout 5 uaddr 0" },
 	{ "a TASK in no sleep, its clock 1", F_TASK, RB(clockid), 1, 4,
@@ -792,7 +839,7 @@ static const struct patch_case fs_cases[] = {
 };
 
 #define NR_FS_CASES (sizeof(fs_cases) / sizeof(fs_cases[0]))
-#define FS_RESULTS (1 + 4 + 1 + (int)NR_FS_CASES)
+#define FS_RESULTS (1 + 5 + 1 + (int)NR_FS_CASES)
 
 /* RLIMITS and FS: read back, missing, twice, and their fields damaged. */
 static void fs_tests(void)
@@ -809,10 +856,12 @@ static void fs_tests(void)
 	pos[F_TASK] = record_of(&ci, CKPT_HDR_TASK, 0);
 	pos[F_RLIMITS] = record_of(&ci, CKPT_HDR_RLIMITS, 0);
 	pos[F_ITIMERS] = record_of(&ci, CKPT_HDR_ITIMERS, 0);
+	pos[F_PROCESS] = record_of(&ci, CKPT_HDR_PROCESS, 0);
+	pos[F_MM] = record_of(&ci, CKPT_HDR_MM, 0);
 	pos[F_FS] = record_of(&ci, CKPT_HDR_FS, 0);
 	pos[F_FS_CHILD] = record_of(&ci, CKPT_HDR_FS, 1);
 	if (!pos[F_RLIMITS] || pos[F_RLIMITS] < pos[F_CREDS] || !pos[F_FS_CHILD] ||
-	    pos[F_ITIMERS] < pos[F_RLIMITS] || !pos[F_TASK] ||
+	    pos[F_ITIMERS] < pos[F_RLIMITS] || pos[F_PROCESS] < pos[F_ITIMERS] || !pos[F_TASK] || !pos[F_MM] ||
 	    ci.procs[0].fs.cwd_objref != 5 || ci.procs[0].fds[2].file_objref != 4 ||
 	    ci.procs[1].fs.cwd_objref != 12)
 		tap_bail("the good tree lacks an RLIMITS or FS record, or its objrefs moved");
@@ -830,11 +879,15 @@ static void fs_tests(void)
 	s.no_rlimits = false;
 	s.no_itimers = true;
 	refused("no ITIMERS record after RLIMITS", &s,
-		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS ");
+		"PROCESS record (type 25, len 8): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS ");
 	s.no_itimers = false;
+	s.no_process = true;
+	refused("no PROCESS record after ITIMERS", &s,
+		"FILE record (type 48, len 74): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS PROCESS ");
+	s.no_process = false;
 	s.no_fs = true;
 	refused("no FS record before MM", &s,
-		"MM record (type 32, len 616): process 100 has no FS record (one before its MM record)");
+		"MM record (type 32, len 624): process 100 has no FS record (one before its MM record)");
 	s.no_fs = false;
 	s.two_fs = true;
 	refused("two FS records", &s, "FS record (type 22, len 16): a second FS record for process 100");
@@ -987,7 +1040,7 @@ static void sigpending_cli(const unsigned char *buf, size_t len)
 	tap_ok(!ret && count(out, json) == 2 &&
 	       count(out, "\"pending_signals\": [], \"creds\": {") == 2 &&
 	       count(out, "\"pending_signals\": ") == 4 &&
-	       strstr(out, "{\"pos\": 2720, \"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 624, \"objref\": 1}") &&
+	       strstr(out, "{\"pos\": 2760, \"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 624, \"objref\": 1}") &&
 	       count(out, "\"type\": \"SIGPENDING\", \"type_id\": 23, \"len\": 8, ") == 2,
 	       "--json: \"pending_signals\" of each process (pid and uid null without a sender, value only for SI_QUEUE), --records: SIGPENDING (exit %d)",
 	       ret);
@@ -1046,7 +1099,7 @@ static void sigpending_tests(void)
 	pos[S_SP] = record_of(&ci, CKPT_HDR_SIGPENDING, 0);
 	pos[S_SP_CHILD] = record_of(&ci, CKPT_HDR_SIGPENDING, 1);
 	pos[S_CREDS] = record_of(&ci, CKPT_HDR_CREDS, 0);
-	if (pos[S_SP] != 2720 || pos[S_SP_CHILD] < pos[S_CREDS] ||
+	if (pos[S_SP] != 2760 || pos[S_SP_CHILD] < pos[S_CREDS] ||
 	    record_of(&ci, CKPT_HDR_SIGNAL, 0) + 16 + 2056 != pos[S_SP] ||
 	    pos[S_SP] + 16 + SIGPENDING_LEN != pos[S_CREDS])
 		tap_bail("the pending signals image lacks a SIGPENDING record right after SIGNAL");

@@ -179,7 +179,7 @@ static void process(struct out *o, const struct mk_spec *s,
 {
 	struct ckpt_hdr_signal sig = { .nr_actions = CKPT_NSIG };
 	struct ckpt_hdr_creds creds = { 0 };
-	struct ckpt_hdr_mm mm = { .nr_vmas = 1 };
+	struct ckpt_hdr_mm mm = { .nr_vmas = 1, .coredump_filter = 0x33 };
 	struct ckpt_hdr_vma vma = { .start = VMA_START, .end = VMA_START + 0x1000,
 				    .vm_flags = 0x3, .kind = CKPT_VMA_ANON,
 				    .nr_pages = 1 };
@@ -200,6 +200,11 @@ static void process(struct out *o, const struct mk_spec *s,
 		rlimits(o, task_ref);
 	if (!s->no_itimers)
 		itimers(o, task_ref);
+	if (!s->no_process) {
+		struct ckpt_hdr_process proc = { .oom_score_adj = MK_OOM_SCORE_ADJ };
+
+		record(o, CKPT_HDR_PROCESS, task_ref, &proc, sizeof(proc));
+	}
 	files_ref = o->next_ref++;
 	if (!sh->null) {
 		sh->null = o->next_ref++;

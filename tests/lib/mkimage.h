@@ -37,9 +37,9 @@ struct mk_spec {
 	size_t nr_pending;
 	int32_t pending_pid;
 	/* damage: every live process without its SIGPENDING record, without
-	 * its RLIMITS record, without its ITIMERS record, without its FS
-	 * record, or with its FS record twice */
-	bool no_sigpending, no_rlimits, no_itimers, no_fs, two_fs;
+	 * its RLIMITS, ITIMERS or PROCESS record, without its FS record, or
+	 * with its FS record twice */
+	bool no_sigpending, no_rlimits, no_itimers, no_process, no_fs, two_fs;
 };
 
 /*
@@ -63,6 +63,8 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
 /* Every live process's ITIMER_REAL (ns; the other timers disarmed). */
 #define MK_ITIMER_REAL		2500000000ULL
 #define MK_ITIMER_REAL_INTERVAL	1000000000ULL
+/* Every live process's oom_score_adj (PROCESS record). */
+#define MK_OOM_SCORE_ADJ	300
 
 /*
  * The shared anonymous memory of mk_spec.shmem_maps: MK_SHMEM_SIZE bytes,
@@ -77,7 +79,7 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
  * The image of @s in a new buffer (free() it), its length in *@len
  * (format CKPT_FORMAT_VERSION). Each live process: TASK SIGNAL
  * SIGPENDING (@s->pending for @s->pending_pid, else empty) CREDS RLIMITS
- * (MK_RLIMIT_*) ITIMERS (MK_ITIMER_*), a FILE of its own (/tmp/out.PID) and FDs 0 and 1 on the
+ * (MK_RLIMIT_*) ITIMERS (MK_ITIMER_*) PROCESS (MK_OOM_SCORE_ADJ), a FILE of its own (/tmp/out.PID) and FDs 0 and 1 on the
  * root's /dev/null (saved once, in the root's records) and 3 on its own
  * file, the FILE of its working directory (/tmp/cwd.PID, a
  * directory; then the root's, for @s->chroot_pid) and its FS record

@@ -21,7 +21,7 @@ static const char *const names[] = {
 	[CKPT_HDR_SIGNAL] = "SIGNAL",
 	[CKPT_HDR_CREDS] = "CREDS", [CKPT_HDR_RLIMITS] = "RLIMITS",
 	[CKPT_HDR_FS] = "FS", [CKPT_HDR_SIGPENDING] = "SIGPENDING",
-	[CKPT_HDR_ITIMERS] = "ITIMERS",
+	[CKPT_HDR_ITIMERS] = "ITIMERS", [CKPT_HDR_PROCESS] = "PROCESS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
 	[CKPT_HDR_FILE] = "FILE",
@@ -45,6 +45,16 @@ const char *ci_vma_kind(uint32_t kind)
 	case CKPT_VMA_SHARED_ANON: return "shared-anon";
 	}
 	return "unknown";
+}
+
+const char *ci_sched_policy_name(uint32_t policy)
+{
+	switch (policy) {
+	case 0: return "SCHED_OTHER";
+	case 3: return "SCHED_BATCH";
+	case 5: return "SCHED_IDLE";
+	}
+	return NULL;
 }
 
 /* RLIMIT_* n: n's name, upper case then lower case. */
@@ -467,7 +477,7 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 /* The record types allowed next, as restart reads them. */
 enum stage {
 	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_SIGPENDING, S_CREDS, S_RLIMITS,
-	S_ITIMERS, S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
+	S_ITIMERS, S_PROCESS, S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
 
 /* After a process's CPU and XSTATE: a thread, the next process or TAIL. */
@@ -586,10 +596,15 @@ static int read_record(struct reader *r, enum stage *st)
 			return 1;
 		return owned(r, p->task_objref) || rd_rlimits(r, p) ? -1 : 0;
 	case S_ITIMERS:
-		*st = S_FILES;
+		*st = S_PROCESS;
 		if (t != CKPT_HDR_ITIMERS)
 			return 1;
 		return owned(r, p->task_objref) || rd_itimers(r, p) ? -1 : 0;
+	case S_PROCESS:
+		*st = S_FILES;
+		if (t != CKPT_HDR_PROCESS)
+			return 1;
+		return owned(r, p->task_objref) || rd_process(r, p) ? -1 : 0;
 	case S_FILES:
 		return read_files(r, p, st);
 	case S_VMAS:
@@ -697,7 +712,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}

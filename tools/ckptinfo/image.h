@@ -64,6 +64,7 @@ struct ci_proc {
 	uint32_t *groups;		/* creds.nr_groups supplementary groups */
 	struct ckpt_hdr_rlimits rlimits;
 	struct ckpt_hdr_itimers itimers;
+	struct ckpt_hdr_process process;
 	struct ckpt_hdr_fs fs;		/* its FILE records: ci_file_by_ref() */
 	bool has_fs;			/* its FS record read */
 	struct ckpt_hdr_mm mm;
@@ -114,6 +115,8 @@ void ci_free(struct ci_image *img);
 
 const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
+/* The scheduling policy of a TASK record, "SCHED_OTHER", or NULL. */
+const char *ci_sched_policy_name(uint32_t policy);
 /* RLIMIT_* @i's name without the prefix: "NOFILE" (@lower: "nofile"), or NULL. */
 const char *ci_rlimit_name(unsigned int i, bool lower);
 /* Whether RLIMIT_* @i counts bytes (printed with K, M, G, T suffixes). */

@@ -138,6 +138,23 @@ static void sleep_call(FILE *out, const struct ckpt_restart_block *c)
 		"true" : "false");
 }
 
+/*
+ * A task's own: ", "sched": {"policy": "SCHED_OTHER", "nice": 0,
+ * "reset_on_fork": false}, "personality": "0x0", "pdeath_signal": 0,
+ * "timer_slack_ns": N, "default_timer_slack_ns": N"
+ */
+static void task_attrs(FILE *out, const struct ckpt_hdr_task *t)
+{
+	fprintf(out, ", \"sched\": {\"policy\": \"%s\", \"nice\": %d, \"reset_on_fork\": %s}",
+		ci_sched_policy_name(t->sched_policy), t->nice,
+		t->sched_flags & CKPT_SCHED_RESET_ON_FORK ? "true" : "false");
+	fputs(", \"personality\": ", out);
+	hex(out, t->personality);
+	fprintf(out, ", \"pdeath_signal\": %d, \"timer_slack_ns\": %llu, \"default_timer_slack_ns\": %llu",
+		t->pdeath_signal, (unsigned long long)t->timer_slack_ns,
+		(unsigned long long)t->default_timer_slack_ns);
+}
+
 /* "itimers": {"real": {"value_ns": N, "interval_ns": N}, "virtual": .., "prof": ..} */
 static void itimers(FILE *out, const struct ckpt_hdr_itimers *h)
 {
@@ -242,6 +259,7 @@ static void threads(FILE *out, const struct ci_proc *p, bool with_regs)
 		fputs(", \"xfeatures_in_use\": ", out);
 		hex(out, th->xstate_features);
 		sleep_call(out, &th->task.restart);
+		task_attrs(out, &th->task);
 		if (with_regs)
 			regs(out, &th->cpu);
 		fputc('}', out);
@@ -265,6 +283,13 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	hex(out, m->brk);
 	fputs(", \"start_stack\": ", out);
 	hex(out, m->start_stack);
+	fputs(", \"coredump_filter\": ", out);
+	hex(out, m->coredump_filter);
+	fprintf(out, ", \"thp_disable\": %s, \"mdwe\": %s, \"mdwe_no_inherit\": %s, \"merge_any\": %s",
+		m->flags & CKPT_MM_THP_DISABLE ? "true" : "false",
+		m->flags & CKPT_MM_MDWE ? "true" : "false",
+		m->flags & CKPT_MM_MDWE_NO_INHERIT ? "true" : "false",
+		m->flags & CKPT_MM_MERGE_ANY ? "true" : "false");
 	fputs(", \"exe\": ", out);
 	if (m->exe_objref)
 		str(out, ci_file_by_ref(img, m->exe_objref)->path);
@@ -326,7 +351,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 
 /*
  * A process's keys, each after ", ": task signals pending_signals creds
- * cwd root umask rlimits itimers threads mm fds.
+ * cwd root umask rlimits itimers oom_score_adj threads mm fds.
  */
 static void process(FILE *out, const struct ci_image *img,
 		    const struct ci_proc *p, bool with_regs)
@@ -336,6 +361,7 @@ static void process(FILE *out, const struct ci_image *img,
 	str(out, p->task.comm);
 	fprintf(out, ", \"self\": %s", p->task.flags & CKPT_TASK_SELF ? "true" : "false");
 	sleep_call(out, &p->task.restart);
+	task_attrs(out, &p->task);
 	if (with_regs)
 		regs(out, &p->cpu);
 	fputc('}', out);
@@ -344,6 +370,7 @@ static void process(FILE *out, const struct ci_image *img,
 	creds(out, p);
 	fs_rlimits(out, img, p);
 	itimers(out, &p->itimers);
+	fprintf(out, ", \"oom_score_adj\": %d", p->process.oom_score_adj);
 	threads(out, p, with_regs);
 	mm(out, img, p);
 	fds(out, img, p);

@@ -248,6 +248,26 @@ static void print_sleep(FILE *out, const struct ckpt_restart_block *c)
 	}
 }
 
+/*
+ * "SCHED_BATCH nice 5, reset on fork, personality 0x40000, pdeath signal
+ * 10, timer slack 50000 ns": a task's own attributes (personality, the
+ * signal and reset on fork only when set; the timer slack's default when
+ * it differs).
+ */
+static void print_task_attrs(FILE *out, const struct ckpt_hdr_task *t)
+{
+	fprintf(out, "%s nice %d", ci_sched_policy_name(t->sched_policy), t->nice);
+	if (t->sched_flags & CKPT_SCHED_RESET_ON_FORK)
+		fputs(", reset on fork", out);
+	if (t->personality)
+		fprintf(out, ", personality %#x", t->personality);
+	if (t->pdeath_signal)
+		fprintf(out, ", pdeath signal %d", t->pdeath_signal);
+	fprintf(out, ", timer slack %" PRIu64 " ns", (uint64_t)t->timer_slack_ns);
+	if (t->timer_slack_ns != t->default_timer_slack_ns)
+		fprintf(out, " (default %" PRIu64 ")", (uint64_t)t->default_timer_slack_ns);
+}
+
 static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 {
 	size_t i;
@@ -265,6 +285,8 @@ static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 		fprintf(out, ", fs_base %#" PRIx64 ", ip %#" PRIx64,
 			(uint64_t)th->cpu.fs_base, (uint64_t)th->cpu.ip);
 		print_sleep(out, &th->task.restart);
+		fputs("\n    ", out);
+		print_task_attrs(out, &th->task);
 		fputc('\n', out);
 		if (regs)
 			print_regs(out, &th->cpu);
@@ -285,6 +307,11 @@ static void print_memory(FILE *out, const struct ci_image *img,
 		(uint64_t)m->start_stack);
 	if (m->exe_objref)
 		fprintf(out, "  executable %s\n", ci_file_by_ref(img, m->exe_objref)->path);
+	fprintf(out, "  coredump_filter %#x%s%s%s%s\n", m->coredump_filter,
+		m->flags & CKPT_MM_THP_DISABLE ? ", THP disabled" : "",
+		m->flags & CKPT_MM_MDWE ? ", memory-deny-write-execute" : "",
+		m->flags & CKPT_MM_MDWE_NO_INHERIT ? " (not inherited)" : "",
+		m->flags & CKPT_MM_MERGE_ANY ? ", KSM merges all" : "");
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
@@ -374,11 +401,15 @@ static void print_process(FILE *out, const struct ci_image *img,
 		fprintf(out, ", parent %d", img->tree[p->entry].ppid);
 	print_sleep(out, &p->task.restart);
 	fputc('\n', out);
+	fputs("sched: ", out);
+	print_task_attrs(out, &p->task);
+	fputc('\n', out);
 	print_signals(out, &p->signal, &p->task);
 	print_pending(out, p);
 	print_creds(out, p);
 	print_rlimits(out, &p->rlimits);
 	print_itimers(out, &p->itimers);
+	fprintf(out, "oom_score_adj: %d\n", p->process.oom_score_adj);
 	print_fs(out, img, p);
 	if (regs)
 		print_regs(out, &p->cpu);

@@ -65,6 +65,7 @@ int rd_signal(struct reader *r, struct ckpt_hdr_signal *s);
 int rd_sigpending(struct reader *r, struct ci_proc *p);
 int rd_creds(struct reader *r, struct ci_proc *p);
 int rd_rlimits(struct reader *r, struct ci_proc *p);
+int rd_process(struct reader *r, struct ci_proc *p);
 
 /* timers.c: the ITIMERS record, a TASK record's restart block */
 int rd_itimers(struct reader *r, struct ci_proc *p);

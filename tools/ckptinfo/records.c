@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS FILE FD FS
+ * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS PROCESS FILE FD FS
  * SHMEM MM VMA PAGES XSTATE), each checked as restart checks it. Their
  * order and objrefs are image.c's.
  */
 #include "reader.h"
 
+#include <linux/personality.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,10 @@
 #define VM_MAYSHARE	0x80ULL
 /* What mmap(MAP_SHARED | MAP_ANONYMOUS) never gives: VM_GROWSDOWN, VM_ACCOUNT, VM_WIPEONFORK */
 #define VM_NOT_SHARED_ANON	(0x100ULL | 0x100000ULL | 0x2000000ULL)
-#define MAX_LFS_FILESIZE	((uint64_t)INT64_MAX)
+#define MAX_LFS_FILESIZE	((uint64_t)INT64_MAX)/* The personality flags a 64-bit task may have (PER_LINUX is 0). */
+#define PER_FLAGS	(UNAME26 | ADDR_NO_RANDOMIZE | FDPIC_FUNCPTRS | MMAP_PAGE_ZERO | \
+			 ADDR_COMPAT_LAYOUT | READ_IMPLIES_EXEC | ADDR_LIMIT_32BIT | \
+			 SHORT_INODE | WHOLE_SECONDS | STICKY_TIMEOUTS | ADDR_LIMIT_3GB)
 
 /* What restart checks of any TASK record, a leader's or a thread's. */
 int rd_task(struct reader *r, struct ckpt_hdr_task *t)
@@ -33,6 +37,14 @@ int rd_task(struct reader *r, struct ckpt_hdr_task *t)
 		return rd_bad(r, "bad alternate signal stack %#llx size %llu flags %#x",
 			      (unsigned long long)t->sas_ss_sp,
 			      (unsigned long long)t->sas_ss_size, t->sas_ss_flags);
+	if ((t->personality & PER_MASK) || (t->personality & ~(PER_MASK | (uint32_t)PER_FLAGS)))
+		return rd_bad(r, "personality %#x: not PER_LINUX with its flags", t->personality);
+	if (t->pdeath_signal < 0 || t->pdeath_signal > CKPT_NSIG)
+		return rd_bad(r, "parent-death signal %d", t->pdeath_signal);
+	if (!ci_sched_policy_name(t->sched_policy) || t->nice < -20 || t->nice > 19 ||
+	    t->sched_flags & ~CKPT_SCHED_RESET_ON_FORK || t->__reserved2)
+		return rd_bad(r, "scheduling policy %u, nice %d, flags %#x, reserved %#x",
+			      t->sched_policy, t->nice, t->sched_flags, t->__reserved2);
 	return rd_restart_block(r, &t->restart);
 }
 
@@ -188,6 +200,20 @@ int rd_rlimits(struct reader *r, struct ci_proc *p)
 	return 0;
 }
 
+/* What restart checks of a PROCESS record: an oom_score_adj /proc takes. */
+int rd_process(struct reader *r, struct ci_proc *p)
+{
+	struct ckpt_hdr_process *h = &p->process;
+
+	if (rd_payload(r, h, sizeof(*h)))
+		return -1;
+	if (h->oom_score_adj < -1000 || h->oom_score_adj > 1000)
+		return rd_bad(r, "oom_score_adj %d outside -1000..1000", h->oom_score_adj);
+	if (h->__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", h->__reserved);
+	return 0;
+}
+
 /* The FS record's directory @what (cwd, root): a FILE record before it. */
 static int fs_dir(struct reader *r, const char *what, uint32_t objref)
 {
@@ -320,6 +346,11 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
 	    m->arg_start > m->arg_end || m->env_start > m->env_end)
 		return rd_bad(r, "inconsistent mm fields (a start after its end)");
+	if (m->coredump_filter & ~0x1ffU || m->flags & ~(CKPT_MM_THP_DISABLE | CKPT_MM_MDWE |
+							 CKPT_MM_MDWE_NO_INHERIT |
+							 CKPT_MM_MERGE_ANY) ||
+	    (m->flags & CKPT_MM_MDWE_NO_INHERIT && !(m->flags & CKPT_MM_MDWE)))
+		return rd_bad(r, "coredump_filter %#x, flags %#x", m->coredump_filter, m->flags);
 	return 0;
 }
 
