@@ -20,7 +20,8 @@
  *     refused that image (EPERM) and carries on;
  *   - oom_score_adj (-100) comes back; a caller without CAP_SYS_RESOURCE,
  *     whose oom_score_adj_min (0) is above it, is refused (EACCES);
- *   - the mm flags come back (coredump_filter, THP disabled, MDWE), and a
+ *   - the mm flags come back (coredump_filter, THP disabled, MDWE, not
+ *     dumpable), and a
  *     caller with memory-deny-write-execute is refused an image without
  *     it (EPERM: exec would keep the caller's).
  */
@@ -350,12 +351,12 @@ static void sched_round_trip(void)
 	       "each thread's nice value and policy come back");
 	if (strcmp(sched_before, sched_after))
 		tap_diag("before:\n%s# after:\n%s", sched_before, sched_after);
-	tap_ok(strstr(self_before, "leader: pdeath 28 slack 123456 personality 0x40000 thp 1 mdwe 1") &&
-	       strstr(self_before, "thread: pdeath 0 slack 777000 personality 0x40000 thp 1 mdwe 1") &&
+	tap_ok(strstr(self_before, "leader: pdeath 28 slack 123456 personality 0x40000 thp 1 mdwe 1 dumpable 0") &&
+	       strstr(self_before, "thread: pdeath 0 slack 777000 personality 0x40000 thp 1 mdwe 1 dumpable 0") &&
 	       strstr(self_before, "personality: 00040000") &&
 	       strstr(self_before, "oom_score_adj: -100") &&
 	       strstr(self_before, "coredump_filter: 00000007") && !strcmp(self_before, self_after),
-	       "each thread's parent-death signal, timer slack and personality, oom_score_adj and the mm flags (core dump filter, THP disabled, MDWE) come back");
+	       "each thread's parent-death signal, timer slack and personality, oom_score_adj and the mm flags (core dump filter, THP disabled, MDWE, not dumpable) come back");
 	if (strcmp(self_before, self_after))
 		tap_diag("before:\n%s# after:\n%s", self_before, self_after);
 	kill(pid, SIGKILL);

@@ -6,7 +6,10 @@
  *   (EOPNOTSUPP), a target after mlockall(MCL_FUTURE) (EOPNOTSUPP at
  *   checkpoint, not an image that restart refuses), a target with a local
  *   descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
- *   elsewhere); all run on to their end afterwards.
+ *   elsewhere); process state not saved yet (EOPNOTSUPP): a seccomp
+ *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
+ *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER; all
+ *   run on to their end afterwards.
  *   restart: bad magic, another format version, a different xstate in
  *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
  *   after the whole address space was built); the caller carries on
@@ -18,11 +21,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -222,18 +229,75 @@ static bool ldt_entry(void)
 	return !syscall(SYS_modify_ldt, 1, &desc, sizeof(desc));
 }
 
+/* A seccomp filter that allows everything: still a filter exec would keep. */
+static bool seccomp_filter(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	return !prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) &&
+	       !syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+static char dispatch_selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+
+/* Syscall user dispatch on, every system call let through by the selector. */
+static bool syscall_dispatch(void)
+{
+	return !prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON, 0, 0,
+		      &dispatch_selector);
+}
+
+static bool child_subreaper(void)
+{
+	return !prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+static bool realtime_policy(void)
+{
+	struct sched_param p = { .sched_priority = 1 };
+
+	return !sched_setscheduler(0, SCHED_FIFO, &p);
+}
+
+/* RDTSC faulting: PR_SET_TSC PR_TSC_SIGSEGV. */
+static bool tsc_sigsegv(void)
+{
+	return !prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+}
+
+/* A NUMA memory policy: only on NUMA kernels (ENOSYS: skipped). */
+static bool numa_policy(void)
+{
+	unsigned long node0 = 1;
+
+	return !syscall(SYS_set_mempolicy, 2 /* MPOL_BIND */, &node0, 2);
+}
+
+static bool io_flusher(void)
+{
+	return !prctl(PR_SET_IO_FLUSHER, 1, 0, 0, 0);
+}
+
 int main(void)
 {
 	pid_t pid;
 	int st;
 
-	tap_plan(21);
+	tap_plan(21 + 2 * 7);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
 	refuse_proc_file();
 	refuse_stopped_child(mlock_future, "mlockall(MCL_FUTURE)");
 	refuse_stopped_child(ldt_entry, "a local descriptor table (modify_ldt())");
+	refuse_stopped_child(seccomp_filter, "a seccomp filter");
+	refuse_stopped_child(syscall_dispatch, "syscall user dispatch");
+	refuse_stopped_child(child_subreaper, "PR_SET_CHILD_SUBREAPER");
+	refuse_stopped_child(realtime_policy, "SCHED_FIFO");
+	refuse_stopped_child(tsc_sigsegv, "PR_SET_TSC SIGSEGV");
+	refuse_stopped_child(numa_policy, "a NUMA memory policy");
+	refuse_stopped_child(io_flusher, "PR_SET_IO_FLUSHER");
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);

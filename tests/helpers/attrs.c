@@ -9,7 +9,8 @@
  *   chroot  the same, then chroot(DIR) (working directory /sub/dir in it),
  *           and CAP_SYS_CHROOT dropped.
  *   rmcwd   its working directory removed under it (DIR/gone).
- *   sched   oom_score_adj -100, coredump_filter 0x7 (with CONFIG_ELF_CORE), THP disabled,
+ *   sched   oom_score_adj -100, coredump_filter 0x7 (with CONFIG_ELF_CORE),
+ *           not dumpable, THP disabled,
  *           memory-deny-write-execute, nice -5, personality
  *           ADDR_NO_RANDOMIZE, parent-death signal
  *           SIGWINCH, timer slack 123456 ns; a second thread SCHED_BATCH,
@@ -83,9 +84,10 @@ static void report(const char *who)
 	if (!access(path, F_OK))
 		return;
 	prctl(PR_GET_PDEATHSIG, &sig);
-	snprintf(text, sizeof(text), "pdeath %d slack %d personality %#x thp %d mdwe %d\n",
+	snprintf(text, sizeof(text), "pdeath %d slack %d personality %#x thp %d mdwe %d dumpable %d\n",
 		 sig, prctl(PR_GET_TIMERSLACK), personality(0xffffffff),
-		 prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), prctl(PR_GET_MDWE, 0, 0, 0, 0));
+		 prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), prctl(PR_GET_MDWE, 0, 0, 0, 0),
+		 prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
 	helper_result(path, text);
 }
 
@@ -119,7 +121,7 @@ static void sched_attrs(void)
 	if (filter >= 0 && (write(filter, "0x7", 3) != 3 || close(filter)))
 		_exit(9);
 	if (oom < 0 || write(oom, "-100", 4) != 4 || close(oom) ||
-	    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) ||
+	    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) ||
 	    prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0))
 		_exit(9);
 	if (setpriority(PRIO_PROCESS, 0, -5) || personality(ADDR_NO_RANDOMIZE) < 0 ||
