@@ -8,8 +8,9 @@
  *   descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
  *   elsewhere); process state not saved yet (EOPNOTSUPP): a seccomp
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
- *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER; all
- *   run on to their end afterwards.
+ *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
+ *   named anonymous mapping (kernels with it), a file owner (F_SETOWN),
+ *   O_ASYNC; all run on to their end afterwards.
  *   restart: bad magic, another format version, a different xstate in
  *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
  *   after the whole address space was built); the caller carries on
@@ -279,12 +280,42 @@ static bool io_flusher(void)
 	return !prctl(PR_SET_IO_FLUSHER, 1, 0, 0, 0);
 }
 
+/* A named anonymous mapping: only with CONFIG_ANON_VMA_NAME (skipped). */
+static bool named_mapping(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return false;
+	if (!prctl(PR_SET_VMA, PR_SET_VMA_ANON_NAME, p, 4096, "ckpt-test"))
+		return true;
+	if (errno == EINVAL)
+		errno = ENOSYS;
+	return false;
+}
+
+/* A file whose SIGIO goes to the process (F_SETOWN). */
+static bool file_owner(void)
+{
+	int fd = open("/tmp/refuse.owner", O_RDWR | O_CREAT, 0600);
+
+	return fd >= 0 && !fcntl(fd, F_SETOWN, getpid());
+}
+
+/* A file in signal-driven I/O (O_ASYNC). */
+static bool file_async(void)
+{
+	int fd = open("/tmp/refuse.async", O_RDWR | O_CREAT, 0600);
+
+	return fd >= 0 && !fcntl(fd, F_SETFL, O_ASYNC);
+}
+
 int main(void)
 {
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 7);
+	tap_plan(21 + 2 * 10);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
@@ -298,6 +329,9 @@ int main(void)
 	refuse_stopped_child(tsc_sigsegv, "PR_SET_TSC SIGSEGV");
 	refuse_stopped_child(numa_policy, "a NUMA memory policy");
 	refuse_stopped_child(io_flusher, "PR_SET_IO_FLUSHER");
+	refuse_stopped_child(named_mapping, "a named anonymous mapping");
+	refuse_stopped_child(file_owner, "a file owner (F_SETOWN)");
+	refuse_stopped_child(file_async, "O_ASYNC on a file");
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);
