@@ -20,12 +20,13 @@ static void usage(FILE *f)
 		"usage: rstr [-i FILE] [-n | --pidns]\n"
 		"Restart what FILE (default: standard input) holds.\n"
 		"A single-threaded process: this process becomes it and resumes where\n"
-		"it was checkpointed, with this process's pid.\n"
+		"it was checkpointed, with this process's pid and session.\n"
 		"A multi-threaded process keeps its pid and its threads' ids: rstr\n"
 		"creates a child with that pid (it must be free), the child becomes\n"
 		"the process, and rstr waits for it and exits with its status (128+N\n"
 		"if signal N killed it).\n"
-		"A process tree (children, zombies): rstr creates every process with\n"
+		"A process tree (children, zombies), or a process that leads its\n"
+		"session or process group (a daemon after setsid()): rstr creates every process with\n"
 		"its saved pid (all must be free), session and process group, each\n"
 		"becomes its saved process, the zombies exit again with their saved\n"
 		"status; rstr waits for the root and exits with its status.\n"
@@ -93,6 +94,16 @@ static int is_tree(const struct cr_image_head *head)
 		if (head->tasks[i].tgid != head->pid)
 			return 1;
 	return 0;
+}
+
+/*
+ * Whether the root leads its session or process group: made again only
+ * by a process with its saved pid that calls setsid() or setpgid(), as
+ * in a tree (in place, it would be left in this process's session).
+ */
+static int leads(const struct cr_image_head *head)
+{
+	return head->tasks[0].sid == head->pid || head->tasks[0].pgid == head->pid;
 }
 
 /* A process tree: made and restarted, the root waited for. */
@@ -167,7 +178,7 @@ int main(int argc, char **argv)
 	}
 	if (pidns)
 		return restart_pidns(fd, &head);
-	if (is_tree(&head))
+	if (is_tree(&head) || leads(&head))
 		return restart_tree(fd, &head);
 	/* a multi-threaded process keeps its pid: see cr_restart_pid() */
 	if (head.nr_tasks > 1)
