@@ -41,21 +41,14 @@ static const struct {
 static void one(const char *mode, bool absolute)
 {
 	char *argv[] = { HELPER("sleeper"), OUT, (char *)mode, NULL };
-	double ready, stopped, saved, restarted, woke, left, left_min;
+	double restarted, woke, left, left_min;
+	struct timed_ckpt t;
 	char got[64] = "";
-	pid_t pid, r;
 	long crid;
+	pid_t r;
 	FILE *f;
 
-	pid = spawn_ready(argv, OUT);
-	ready = now_ms();
-	sleep_ms(1000);
-	if (!stop_task(pid))
-		tap_bail("setup: sleeper %s did not stop", mode);
-	stopped = now_ms();
-	crid = checkpoint_retry(pid, IMG);
-	saved = now_ms();
-	kill_wait(pid);
+	crid = timed_checkpoint(argv, OUT, 1000, IMG, &t);
 	if (crid <= 0) {
 		tap_ok(false, "%s: checkpoint (%ld)", mode, crid);
 		tap_ok(false, "%s: # skipped, no image", mode);
@@ -83,8 +76,8 @@ static void one(const char *mode, bool absolute)
 	 * the latest when the checkpoint ended: a restart block's deadline
 	 * is absolute until the checkpoint, as for SIGSTOP and SIGCONT.
 	 */
-	left = CALL_MS - (stopped - ready);
-	left_min = CALL_MS - (saved - ready);
+	left = CALL_MS - (t.stopped - t.ready);
+	left_min = CALL_MS - (t.saved - t.ready);
 	if (absolute)
 		tap_ok(woke - restarted <= left + LATE_MS,
 		       "%s: the absolute deadline is kept: woke %.0f ms after the restart (%.0f ms left when stopped)",

@@ -47,21 +47,14 @@ static pid_t restart_with_alarm(const char *img)
 static void interval_timers(void)
 {
 	char *argv[] = { HELPER("itimers"), OUT, "itimers", NULL };
-	double ready, stopped, saved, restarted, woke, left;
 	long gap = -1, vv = -1, vi = -1, pv = -1, pi = -1, ri = -1;
-	pid_t pid, r;
+	double restarted, woke, left;
+	struct timed_ckpt t;
 	long crid;
+	pid_t r;
 	FILE *f;
 
-	pid = spawn_ready(argv, OUT);
-	ready = now_ms();
-	sleep_ms(1000);
-	if (!stop_task(pid))
-		tap_bail("setup: itimers did not stop");
-	stopped = now_ms();
-	crid = checkpoint_retry(pid, IMG);
-	saved = now_ms();
-	kill_wait(pid);
+	crid = timed_checkpoint(argv, OUT, 1000, IMG, &t);
 	tap_ok(crid > 0, "a process with interval timers checkpoints (crid %ld)", crid);
 	if (crid <= 0)
 		return;
@@ -81,9 +74,9 @@ static void interval_timers(void)
 		fclose(f);
 
 	/* ITIMER_REAL counts real time until the checkpoint */
-	left = FIRST_MS - (stopped - ready);
+	left = FIRST_MS - (t.stopped - t.ready);
 	woke -= gap;
-	tap_ok(gap >= 0 && woke - restarted >= FIRST_MS - (saved - ready) - 100 &&
+	tap_ok(gap >= 0 && woke - restarted >= FIRST_MS - (t.saved - t.ready) - 100 &&
 	       woke - restarted <= left + LATE_MS,
 	       "the first SIGALRM comes the time it had left after the restart: %.0f ms (%.0f ms left when stopped)",
 	       woke - restarted, left);

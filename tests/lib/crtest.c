@@ -79,6 +79,23 @@ pid_t spawn_ready(char *const argv[], const char *out)
 	return pid;
 }
 
+long timed_checkpoint(char *const argv[], const char *out, int run_ms,
+		      const char *img, struct timed_ckpt *t)
+{
+	pid_t pid = spawn_ready(argv, out);
+	long crid;
+
+	t->ready = now_ms();
+	sleep_ms(run_ms);
+	if (!stop_task(pid))
+		tap_bail("setup: %s did not stop", argv[0]);
+	t->stopped = now_ms();
+	crid = checkpoint_retry(pid, img);
+	t->saved = now_ms();
+	kill_wait(pid);
+	return crid;
+}
+
 /* The text of /proc/@pid/stat after the command's ") ", in @buf. */
 static char *task_stat(pid_t pid, char *buf, size_t size)
 {

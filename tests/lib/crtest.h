@@ -24,6 +24,19 @@ bool wait_file(const char *path, int seconds);
  * @out and @out.ready removed first; bails out if it does not within 30 s.
  */
 pid_t spawn_ready(char *const argv[], const char *out);
+
+/* When a timed checkpoint's steps happened, in now_ms() milliseconds. */
+struct timed_ckpt {
+	double ready, stopped, saved;
+};
+
+/*
+ * spawn_ready() @argv, let it run @run_ms, stop it, checkpoint it to @img
+ * and kill it, noting the times in @t: the checkpoint's result (a crid,
+ * or -errno).
+ */
+long timed_checkpoint(char *const argv[], const char *out, int run_ms,
+		      const char *img, struct timed_ckpt *t);
 /* SIGSTOP @pid and wait until all its threads are stopped; false on timeout. */
 bool stop_task(pid_t pid);
 /* Minor faults @pid has taken (field 10 of /proc/@pid/stat), or -1. */
