@@ -18,6 +18,9 @@
  *     (parent-death signal, timer slack) come back; a caller that may not
  *     lower its nice value to -5 (no CAP_SYS_NICE, RLIMIT_NICE 0) is
  *     refused that image (EPERM) and carries on;
+ *   - each thread's machine-check kill policy and, with two CPUs, its CPU
+ *     affinity (the leader on CPU 1, the thread on CPU 0, the restarter on
+ *     both), with a block layer its I/O priority, come back;
  *   - oom_score_adj (-100) comes back; a caller without CAP_SYS_RESOURCE,
  *     whose oom_score_adj_min (0) is above it, is refused (EACCES);
  *   - the mm flags come back (coredump_filter, THP disabled, MDWE, not
@@ -308,7 +311,8 @@ static void sched_round_trip(void)
 {
 	char *argv[] = { HELPER("attrs"), ADIR, "sched", NULL };
 	char sched_before[512], sched_after[512], self_before[512], self_after[512];
-	const char *why;
+	const char *why, *io;
+	bool smp;
 	pid_t pid, r;
 	long crid;
 	int st;
@@ -359,6 +363,18 @@ static void sched_round_trip(void)
 	       "each thread's parent-death signal, timer slack and personality, oom_score_adj and the mm flags (core dump filter, THP disabled, MDWE, not dumpable) come back");
 	if (strcmp(self_before, self_after))
 		tap_diag("before:\n%s# after:\n%s", self_before, self_after);
+	/* I/O priorities only where the kernel has a block layer: -1 */
+	io = strstr(self_before, "ioprio -1 ") ? "-1" : NULL;
+	/* CPU 1 only on a kernel with two CPUs */
+	smp = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	tap_ok(strstr(self_before, smp ? "dumpable 0 cpus 0x2 ioprio " : "dumpable 0 cpus 0x1 ioprio ") &&
+	       strstr(self_before, "dumpable 0 cpus 0x1 ioprio ") &&
+	       strstr(self_before, io ? "ioprio -1 mce 1" : "ioprio 16388 mce 1") &&
+	       strstr(self_before, io ? "ioprio -1 mce 0" : "ioprio 24576 mce 0") &&
+	       !strcmp(self_before, self_after),
+	       "each thread's machine-check kill policy%s%s come back",
+	       smp ? ", CPU affinity (CPU 1, CPU 0)" : " (one CPU: no affinity to restore)",
+	       io ? " (no block layer: no I/O priority)" : " and I/O priority");
 	kill(pid, SIGKILL);
 	kill_wait_quiet(r);
 }
@@ -370,7 +386,7 @@ int main(void)
 	long ret;
 	int st;
 
-	tap_plan(17);
+	tap_plan(18);
 	engine_on();
 	/* the restarter's own: unlike the saved process's */
 	umask(022);

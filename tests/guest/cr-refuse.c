@@ -10,7 +10,9 @@
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
  *   named anonymous mapping (kernels with it), a file owner (F_SETOWN),
- *   O_ASYNC; all run on to their end afterwards.
+ *   O_ASYNC, a flock(), POSIX or OFD lock, a utilization clamp, a core
+ *   scheduling cookie, speculation control (kernels and CPUs with them);
+ *   all run on to their end afterwards.
  *   restart: bad magic, another format version, a different xstate in
  *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
  *   after the whole address space was built); the caller carries on
@@ -26,10 +28,12 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
@@ -310,12 +314,83 @@ static bool file_async(void)
 	return fd >= 0 && !fcntl(fd, F_SETFL, O_ASYNC);
 }
 
+/* A lock taken through an open file: flock(), a POSIX lock, an OFD lock. */
+static bool file_lock(int kind)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
+	int fd = open("/tmp/refuse.lock", O_RDWR | O_CREAT, 0600);
+
+	if (fd < 0)
+		return false;
+	if (kind == 0)
+		return !flock(fd, LOCK_EX);
+	return !fcntl(fd, kind == 1 ? F_SETLK : F_OFD_SETLK, &fl);
+}
+
+static bool flock_lock(void)
+{
+	return file_lock(0);
+}
+
+static bool posix_lock(void)
+{
+	return file_lock(1);
+}
+
+static bool ofd_lock(void)
+{
+	return file_lock(2);
+}
+
+/* A utilization clamp: only with CONFIG_UCLAMP_TASK (skipped). */
+static bool util_clamp(void)
+{
+	struct {
+		uint32_t size, policy;
+		uint64_t flags;
+		int32_t nice;
+		uint32_t priority;
+		uint64_t runtime, deadline, period;
+		uint32_t util_min, util_max;
+	} attr = { .size = sizeof(attr), .flags = 0x20 | 0x08 /* UTIL_CLAMP_MIN, KEEP_PARAMS */,
+		   .util_min = 512 };
+
+	if (!syscall(SYS_sched_setattr, 0, &attr, 0))
+		return true;
+	if (errno == EOPNOTSUPP)
+		errno = ENOSYS;
+	return false;
+}
+
+/* A core scheduling cookie: only with CONFIG_SCHED_CORE and SMT (skipped). */
+static bool core_cookie(void)
+{
+	if (!prctl(PR_SCHED_CORE, PR_SCHED_CORE_CREATE, 0, 0 /* PIDTYPE_PID */, 0))
+		return true;
+	if (errno == EINVAL || errno == ENODEV)
+		errno = ENOSYS;
+	return false;
+}
+
+/*
+ * The speculative store bypass mitigation asked for: only where the CPU
+ * needs it and the kernel leaves it to each task (skipped elsewhere).
+ */
+static bool spec_ctrl(void)
+{
+	if (!prctl(PR_SET_SPECULATION_CTRL, PR_SPEC_STORE_BYPASS, PR_SPEC_DISABLE, 0, 0))
+		return true;
+	if (errno == ENXIO || errno == ERANGE || errno == EINVAL || errno == EPERM)
+		errno = ENOSYS;
+	return false;
+}
+
 int main(void)
 {
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 10);
+	tap_plan(21 + 2 * 16);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
@@ -332,6 +407,12 @@ int main(void)
 	refuse_stopped_child(named_mapping, "a named anonymous mapping");
 	refuse_stopped_child(file_owner, "a file owner (F_SETOWN)");
 	refuse_stopped_child(file_async, "O_ASYNC on a file");
+	refuse_stopped_child(flock_lock, "a flock() lock");
+	refuse_stopped_child(posix_lock, "a POSIX lock (F_SETLK)");
+	refuse_stopped_child(ofd_lock, "an OFD lock (F_OFD_SETLK)");
+	refuse_stopped_child(util_clamp, "a utilization clamp");
+	refuse_stopped_child(core_cookie, "a core scheduling cookie");
+	refuse_stopped_child(spec_ctrl, "PR_SPEC_STORE_BYPASS disabled");
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);

@@ -8,8 +8,12 @@
  *     SIGALRM comes the time it had left after the restart (not the
  *     caller's, not shortened by the wait), the next a second later;
  *     ITIMER_VIRTUAL and ITIMER_PROF keep their time left and interval.
- *   - a POSIX timer (timer_create()) is refused with EOPNOTSUPP and a
- *     reason naming it: exec deletes it, and it is not saved yet.
+ *   - POSIX timers, the same way, restarted by a caller with a POSIX
+ *     timer of its own: the periodic one's first signal comes the time it
+ *     had left after the restart, then every second, with its sigev_value
+ *     and timer id; a SIGEV_NONE timer keeps its time left, an absolute
+ *     CLOCK_REALTIME one its deadline; ids are the same (a deleted one
+ *     stays free).
  */
 #include "crctl.h"
 #include "crtest.h"
@@ -21,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OUT	"/tmp/itimers.out"
@@ -44,11 +49,29 @@ static pid_t restart_with_alarm(const char *img)
 	_exit(RESTART_FAILED(fd < 0 ? ENOENT : -cr_restart(0, fd, 0)));
 }
 
+/*
+ * The first @what of a timer due FIRST_MS after the helper was ready came
+ * the time it had left at the checkpoint after the restart (at
+ * @restarted): the helper reported @gap ms between it and the second,
+ * which the test saw at @woke.
+ */
+static void first_signal(const char *what, const struct timed_ckpt *t, double restarted,
+			 double woke, long gap)
+{
+	double left = FIRST_MS - (t->stopped - t->ready);
+
+	woke -= gap;
+	tap_ok(gap >= 0 && woke - restarted >= FIRST_MS - (t->saved - t->ready) - 100 &&
+	       woke - restarted <= left + LATE_MS,
+	       "the first %s comes the time it had left after the restart: %.0f ms (%.0f ms left when stopped)",
+	       what, woke - restarted, left);
+}
+
 static void interval_timers(void)
 {
 	char *argv[] = { HELPER("itimers"), OUT, "itimers", NULL };
 	long gap = -1, vv = -1, vi = -1, pv = -1, pi = -1, ri = -1;
-	double restarted, woke, left;
+	double restarted, woke;
 	struct timed_ckpt t;
 	long crid;
 	pid_t r;
@@ -74,12 +97,7 @@ static void interval_timers(void)
 		fclose(f);
 
 	/* ITIMER_REAL counts real time until the checkpoint */
-	left = FIRST_MS - (t.stopped - t.ready);
-	woke -= gap;
-	tap_ok(gap >= 0 && woke - restarted >= FIRST_MS - (t.saved - t.ready) - 100 &&
-	       woke - restarted <= left + LATE_MS,
-	       "the first SIGALRM comes the time it had left after the restart: %.0f ms (%.0f ms left when stopped)",
-	       woke - restarted, left);
+	first_signal("SIGALRM", &t, restarted, woke, gap);
 	tap_ok(gap >= 900 && gap <= 1000 + LATE_MS && ri == 1000,
 	       "then every second: %ld ms apart, interval %ld ms", gap, ri);
 	/* setitimer() adds a tick to a CPU timer, the helper's and restart's */
@@ -90,27 +108,62 @@ static void interval_timers(void)
 	kill_wait(r);
 }
 
-static void posix_timer(void)
+/*
+ * POSIX timers: stopped about a second in, checkpointed, restarted after
+ * the image waited a second by a caller with a POSIX timer of its own.
+ */
+static void posix_timers(void)
 {
 	char *argv[] = { HELPER("itimers"), OUT, "posix", NULL };
-	const char *why;
-	pid_t pid;
+	long gap = -1, value = -1, timer = -1, none = -1, abs = -1, gone = -1;
+	double restarted, woke;
+	struct timed_ckpt t;
+	timer_t mine;
+	long crid;
+	pid_t r;
+	FILE *f;
 
-	pid = spawn_ready(argv, OUT);
-	stop_task(pid);
-	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
-		  "checkpoint of a process with a POSIX timer: EOPNOTSUPP");
-	why = engine_stat("checkpoint.refused");
-	tap_ok(strstr(why, "POSIX timers (timer_create)") != NULL,
-	       "the reason names POSIX timers (\"%s\")", why);
-	kill_wait(pid);
+	crid = timed_checkpoint(argv, OUT, 1000, IMG, &t);
+	tap_ok(crid > 0, "a process with POSIX timers checkpoints (crid %ld, \"%s\")", crid,
+	       crid > 0 ? "" : engine_stat("checkpoint.refused"));
+	if (crid <= 0)
+		return;
+	sleep_ms(1000);
+	/* the caller's own timer (id 0, as the image's): exec deletes it */
+	if (timer_create(CLOCK_MONOTONIC, NULL, &mine))
+		tap_diag("timer_create: %m");
+	restarted = now_ms();
+	r = restart_with_alarm(IMG);
+	if (!wait_file(OUT, 30))
+		tap_diag("restart status %#x", wait_exit(r, 1));
+	woke = now_ms();
+	timer_delete(mine);
+	f = fopen(OUT, "r");
+	if (!f || fscanf(f, "gap %ld value %ld timer %ld none %ld abs %ld gone %ld",
+			 &gap, &value, &timer, &none, &abs, &gone) != 6)
+		tap_diag("no result from the restarted process");
+	if (f)
+		fclose(f);
+	first_signal("timer signal", &t, restarted, woke, gap);
+	tap_ok(gap >= 900 && gap <= 1000 + LATE_MS && value == 111 && timer == 0,
+	       "then every second (%ld ms apart), with its sigev_value (%ld) and timer id (%ld)",
+	       gap, value, timer);
+	/* counted from the checkpoint: the wait does not elapse */
+	tap_ok(none > 100000 - 10000 && none <= 100000 - 1000,
+	       "a SIGEV_NONE timer keeps its time left: %ld ms of 100 s", none);
+	/* a CLOCK_REALTIME deadline stays one: the wait elapses */
+	tap_ok(abs > 200000 - 15000 && abs <= 200000 - 2000,
+	       "an absolute CLOCK_REALTIME timer keeps its deadline: %ld ms of 200 s left", abs);
+	tap_ok(gone == EINVAL, "the ids are the same: the deleted id 1 is still none (errno %ld)",
+	       gone);
+	kill_wait(r);
 }
 
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(11);
 	engine_on();
 	interval_timers();
-	posix_timer();
+	posix_timers();
 	return tap_done();
 }

@@ -14,9 +14,14 @@
  *           memory-deny-write-execute, nice -5, personality
  *           ADDR_NO_RANDOMIZE, parent-death signal
  *           SIGWINCH, timer slack 123456 ns; a second thread SCHED_BATCH,
- *           nice 7, timer slack 777000 ns. Each writes DIR/self.leader or
- *           DIR/self.thread whenever it is missing: "pdeath P slack S
- *           personality X" as prctl() and personality() read them.
+ *           nice 7, timer slack 777000 ns. The leader on CPU 1 (where there
+ *           is one), MCE kill
+ *           early, I/O best-effort 4; the thread on CPU 0, MCE kill late,
+ *           I/O idle (the I/O priority where the kernel has a block
+ *           layer). Each writes DIR/self.leader or DIR/self.thread
+ *           whenever it is missing: "pdeath P slack S personality X ..."
+ *           as prctl(), personality(), sched_getaffinity() and
+ *           ioprio_get() read them.
  *
  * It counts, rewriting DIR/count in place ("count\n", fixed width, through
  * a descriptor opened first) every 5 ms; DIR/ready appears once it runs.
@@ -24,8 +29,10 @@
  */
 #include "helper.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/ioprio.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -83,12 +90,37 @@ static void report(const char *who)
 	snprintf(path, sizeof(path), "%s/self.%s", top, who);
 	if (!access(path, F_OK))
 		return;
+	cpu_set_t cpus;
+	unsigned long mask = 0;
+
 	prctl(PR_GET_PDEATHSIG, &sig);
-	snprintf(text, sizeof(text), "pdeath %d slack %d personality %#x thp %d mdwe %d dumpable %d\n",
+	if (!sched_getaffinity(0, sizeof(cpus), &cpus))
+		for (int cpu = 0; cpu < 64; cpu++)
+			mask |= CPU_ISSET(cpu, &cpus) ? 1UL << cpu : 0;
+	snprintf(text, sizeof(text),
+		 "pdeath %d slack %d personality %#x thp %d mdwe %d dumpable %d cpus %#lx ioprio %ld mce %d\n",
 		 sig, prctl(PR_GET_TIMERSLACK), personality(0xffffffff),
 		 prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), prctl(PR_GET_MDWE, 0, 0, 0, 0),
-		 prctl(PR_GET_DUMPABLE, 0, 0, 0, 0));
+		 prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), mask,
+		 syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0),
+		 prctl(PR_MCE_KILL_GET, 0, 0, 0, 0));
 	helper_result(path, text);
+}
+
+/*
+ * This thread's CPU affinity @cpu, machine-check kill policy @mce and,
+ * where the kernel has a block layer, I/O priority @ioprio.
+ */
+static void place(int cpu, int mce, long ioprio)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) ||
+	    prctl(PR_MCE_KILL, PR_MCE_KILL_SET, mce, 0, 0) ||
+	    (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, ioprio) && errno != ENOSYS))
+		_exit(9);
 }
 
 static void *sched_thread(void *arg)
@@ -101,6 +133,7 @@ static void *sched_thread(void *arg)
 	    setpriority(PRIO_PROCESS, syscall(SYS_gettid), 7) ||
 	    prctl(PR_SET_TIMERSLACK, 777000))
 		_exit(9);
+	place(0, PR_MCE_KILL_LATE, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0));
 	helper_touch(top, "/thread-ready");
 	for (;;) {
 		report("thread");
@@ -124,6 +157,9 @@ static void sched_attrs(void)
 	    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) ||
 	    prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0))
 		_exit(9);
+	/* CPU 1 where there is one */
+	place(sysconf(_SC_NPROCESSORS_ONLN) > 1, PR_MCE_KILL_EARLY,
+	      IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4));
 	if (setpriority(PRIO_PROCESS, 0, -5) || personality(ADDR_NO_RANDOMIZE) < 0 ||
 	    prctl(PR_SET_PDEATHSIG, SIGWINCH) || prctl(PR_SET_TIMERSLACK, 123456) ||
 	    /* what they allowed is done: a restarter without them may have the rest */

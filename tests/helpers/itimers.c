@@ -10,13 +10,13 @@
  * between the two alarms and what getitimer() says then, in ms; then the
  * process sleeps until killed.
  *
- * MODE posix: a POSIX timer (timer_create(), CLOCK_MONOTONIC, not
- * armed), then OUT.ready, then sleeps until killed.
+ * MODE posix: POSIX timers, see posix() below.
  *
  * Exit 9: a bad MODE or set-up failure.
  */
 #include "helper.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +33,12 @@ static void on_alarm(int sig)
 	if (alarms < 2)
 		clock_gettime(CLOCK_MONOTONIC, &at[alarms]);
 	alarms++;
+}
+
+/* ms between the first two signals */
+static long gap_ms(void)
+{
+	return (at[1].tv_sec - at[0].tv_sec) * 1000L + (at[1].tv_nsec - at[0].tv_nsec) / 1000000L;
 }
 
 static long ms(const struct timeval *tv)
@@ -56,8 +62,7 @@ static int itimers(const char *out)
 	helper_touch(out, ".ready");
 	while (alarms < 2)
 		pause();
-	gap = (at[1].tv_sec - at[0].tv_sec) * 1000L +
-	      (at[1].tv_nsec - at[0].tv_nsec) / 1000000L;
+	gap = gap_ms();
 	getitimer(ITIMER_VIRTUAL, &virt);
 	getitimer(ITIMER_PROF, &prof);
 	getitimer(ITIMER_REAL, &real);
@@ -69,18 +74,83 @@ static int itimers(const char *out)
 		pause();
 }
 
+static volatile sig_atomic_t usr1_value = -1, usr1_timer = -1;
+
+static void on_usr1(int sig, siginfo_t *info, void *uc)
+{
+	(void)uc;
+	if (alarms < 2)
+		clock_gettime(CLOCK_MONOTONIC, &at[alarms]);
+	if (sig == SIGUSR1 && info->si_code == SI_TIMER) {
+		usr1_value = info->si_value.sival_int;
+		usr1_timer = info->si_timerid;
+	}
+	alarms++;
+}
+
+/* ms a POSIX timer has left, -1 on error: errno */
+static long left_ms(timer_t id)
+{
+	struct itimerspec v;
+
+	if (timer_gettime(id, &v))
+		return -1;
+	return v.it_value.tv_sec * 1000L + v.it_value.tv_nsec / 1000000L;
+}
+
+/*
+ * MODE posix: four POSIX timers, the second deleted again (ids 0, 2, 3):
+ * id 0 CLOCK_MONOTONIC, SIGUSR1 with value 111 in 3 s then every second;
+ * id 2 CLOCK_REALTIME, SIGEV_NONE, 100 s; id 3 CLOCK_REALTIME, SIGEV_NONE,
+ * absolute, 200 s from now. After the second SIGUSR1, OUT gets "gap G
+ * value V timer T none N abs A gone E": ms between the signals, the
+ * signal's value and timer id, what id 2 and id 3 have left (ms), the
+ * errno timer_gettime() gives for id 1.
+ */
+static int posix(const char *out)
+{
+	struct sigevent usr1 = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1,
+				 .sigev_value.sival_int = 111 };
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	struct itimerspec periodic = { { 1, 0 }, { 3, 0 } };
+	struct itimerspec hundred = { { 0, 0 }, { 100, 0 } };
+	struct itimerspec deadline = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO };
+	timer_t id[4];
+	char text[256];
+	long gap, gone;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	clock_gettime(CLOCK_REALTIME, &deadline.it_value);
+	deadline.it_value.tv_sec += 200;
+	if (timer_create(CLOCK_MONOTONIC, &usr1, &id[0]) ||
+	    timer_create(CLOCK_MONOTONIC, &none, &id[1]) ||
+	    timer_create(CLOCK_REALTIME, &none, &id[2]) ||
+	    timer_create(CLOCK_REALTIME, &none, &id[3]) ||
+	    (long)id[0] != 0 || (long)id[3] != 3 || timer_delete(id[1]) ||
+	    timer_settime(id[2], 0, &hundred, NULL) ||
+	    timer_settime(id[3], TIMER_ABSTIME, &deadline, NULL) ||
+	    timer_settime(id[0], 0, &periodic, NULL))
+		return 9;
+	helper_touch(out, ".ready");
+	while (alarms < 2)
+		pause();
+	gap = gap_ms();
+	gone = left_ms(id[1]) < 0 ? errno : 0;
+	snprintf(text, sizeof(text), "gap %ld value %d timer %d none %ld abs %ld gone %ld\n",
+		 gap, (int)usr1_value, (int)usr1_timer, left_ms(id[2]), left_ms(id[3]), gone);
+	helper_result(out, text);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
-	timer_t id;
-
 	if (argc != 3)
 		return 9;
 	if (!strcmp(argv[2], "itimers"))
 		return itimers(argv[1]);
-	if (strcmp(argv[2], "posix") ||
-	    timer_create(CLOCK_MONOTONIC, NULL, &id))
-		return 9;
-	helper_touch(argv[1], ".ready");
-	for (;;)
-		pause();
+	if (!strcmp(argv[2], "posix"))
+		return posix(argv[1]);
+	return 9;
 }

@@ -144,6 +144,24 @@ static void itimers(struct out *o, uint32_t task_ref)
 	record(o, CKPT_HDR_ITIMERS, task_ref, &h, sizeof(h));
 }
 
+/* The POSIX_TIMERS record: one timer, MK_POSIX_* (mk_spec.no_posix: none). */
+static void posix_timers(struct out *o, const struct mk_spec *s, uint32_t task_ref)
+{
+	struct {
+		struct ckpt_hdr_posix_timers h;
+		struct ckpt_posix_timer t;
+	} r = {
+		.h.nr_timers = 1,
+		.t = { .id = MK_POSIX_ID, .clock = 1 /* CLOCK_MONOTONIC */,
+		       .notify = 0 /* SIGEV_SIGNAL */, .signo = 12, .sigval = MK_POSIX_VALUE,
+		       .value = MK_POSIX_LEFT, .interval = MK_POSIX_INTERVAL, .overrun = -1 },
+	};
+
+	r.h.nr_timers = !s->no_posix;
+	record(o, CKPT_HDR_POSIX_TIMERS, task_ref, &r,
+	       s->no_posix ? sizeof(r.h) : sizeof(r));
+}
+
 struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
 				 int32_t pid, uint32_t uid, int32_t value)
 {
@@ -200,6 +218,8 @@ static void process(struct out *o, const struct mk_spec *s,
 		rlimits(o, task_ref);
 	if (!s->no_itimers)
 		itimers(o, task_ref);
+	if (!s->no_posix_record)
+		posix_timers(o, s, task_ref);
 	if (!s->no_process) {
 		struct ckpt_hdr_process proc = { .oom_score_adj = MK_OOM_SCORE_ADJ };
 

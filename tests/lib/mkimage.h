@@ -40,6 +40,8 @@ struct mk_spec {
 	 * its RLIMITS, ITIMERS or PROCESS record, without its FS record, or
 	 * with its FS record twice */
 	bool no_sigpending, no_rlimits, no_itimers, no_process, no_fs, two_fs;
+	/* no POSIX_TIMERS record; one with no timer */
+	bool no_posix_record, no_posix;
 };
 
 /*
@@ -63,6 +65,11 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
 /* Every live process's ITIMER_REAL (ns; the other timers disarmed). */
 #define MK_ITIMER_REAL		2500000000ULL
 #define MK_ITIMER_REAL_INTERVAL	1000000000ULL
+/* each process's POSIX timer: id 3, SIGUSR2 with this value, 1.5 s left, every 2 s */
+#define MK_POSIX_ID		3
+#define MK_POSIX_VALUE		0x2a
+#define MK_POSIX_LEFT		1500000000ULL
+#define MK_POSIX_INTERVAL	2000000000ULL
 /* Every live process's oom_score_adj (PROCESS record). */
 #define MK_OOM_SCORE_ADJ	300
 

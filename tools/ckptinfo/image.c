@@ -22,6 +22,7 @@ static const char *const names[] = {
 	[CKPT_HDR_CREDS] = "CREDS", [CKPT_HDR_RLIMITS] = "RLIMITS",
 	[CKPT_HDR_FS] = "FS", [CKPT_HDR_SIGPENDING] = "SIGPENDING",
 	[CKPT_HDR_ITIMERS] = "ITIMERS", [CKPT_HDR_PROCESS] = "PROCESS",
+	[CKPT_HDR_POSIX_TIMERS] = "POSIX_TIMERS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
 	[CKPT_HDR_FILE] = "FILE",
@@ -55,6 +56,47 @@ const char *ci_sched_policy_name(uint32_t policy)
 	case 5: return "SCHED_IDLE";
 	}
 	return NULL;
+}
+
+/* ioprio_check_cap()'s validity, without the rights: 0 none, 1 rt, 2 be, 3 idle */
+int ci_ioprio_class(uint32_t ioprio)
+{
+	unsigned int class = ioprio >> 13 & 7, level = ioprio & 7;
+
+	if (class > 3 || (class == 0 && level))
+		return -1;
+	return (int)class;
+}
+
+const char *ci_ioprio_class_name(uint32_t ioprio)
+{
+	static const char *const names[] = { "none", "realtime", "best-effort", "idle" };
+	int class = ci_ioprio_class(ioprio);
+
+	return class < 0 ? "invalid" : names[class];
+}
+
+bool ci_cpu_set(const struct ckpt_hdr_task *t, unsigned int cpu)
+{
+	return !t->nr_cpus || (cpu < t->nr_cpus && t->cpus[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* An affinity mask as restart takes it: within nr_cpus, and one CPU at least. */
+bool ci_cpus_valid(const struct ckpt_hdr_task *t)
+{
+	uint64_t any = 0;
+	unsigned int i;
+	int bits;
+
+	if (t->nr_cpus > CKPT_CPUS_WORDS * 64)
+		return false;
+	for (i = 0; i < CKPT_CPUS_WORDS; i++) {
+		bits = (int)t->nr_cpus - (int)i * 64;
+		if (bits < 64 && t->cpus[i] & ~(bits <= 0 ? 0 : (1ULL << bits) - 1))
+			return false;
+		any |= t->cpus[i];
+	}
+	return !t->nr_cpus || any;
 }
 
 /* RLIMIT_* n: n's name, upper case then lower case. */
@@ -468,7 +510,7 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 			      r->rec.objref, prev);
 	if (read_task(r, &th->task, &r->img->tree[p->entry + p->nr_threads]))
 		return -1;
-	if (th->task.flags || th->task.pid <= 1)
+	if (th->task.flags & CKPT_TASK_SELF || th->task.pid <= 1)
 		return rd_bad(r, "thread %d is not a thread of process %d",
 			      th->task.pid, p->task.pid);
 	return 0;
@@ -477,7 +519,7 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 /* The record types allowed next, as restart reads them. */
 enum stage {
 	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_SIGPENDING, S_CREDS, S_RLIMITS,
-	S_ITIMERS, S_PROCESS, S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
+	S_ITIMERS, S_POSIX_TIMERS, S_PROCESS, S_FILES, S_VMAS, S_XSTATE, S_THREAD, S_THREAD_CPU, S_THREAD_XSTATE, S_DONE
 };
 
 /* After a process's CPU and XSTATE: a thread, the next process or TAIL. */
@@ -596,10 +638,15 @@ static int read_record(struct reader *r, enum stage *st)
 			return 1;
 		return owned(r, p->task_objref) || rd_rlimits(r, p) ? -1 : 0;
 	case S_ITIMERS:
-		*st = S_PROCESS;
+		*st = S_POSIX_TIMERS;
 		if (t != CKPT_HDR_ITIMERS)
 			return 1;
 		return owned(r, p->task_objref) || rd_itimers(r, p) ? -1 : 0;
+	case S_POSIX_TIMERS:
+		*st = S_PROCESS;
+		if (t != CKPT_HDR_POSIX_TIMERS)
+			return 1;
+		return owned(r, p->task_objref) || rd_posix_timers(r, p) ? -1 : 0;
 	case S_PROCESS:
 		*st = S_FILES;
 		if (t != CKPT_HDR_PROCESS)
@@ -712,7 +759,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -732,6 +779,7 @@ void ci_free(struct ci_image *img)
 
 	for (i = 0; i < img->nr_procs; i++) {
 		free(img->procs[i].pending);
+		free(img->procs[i].posix);
 		free(img->procs[i].groups);
 		free(img->procs[i].threads);
 		free(img->procs[i].fds);

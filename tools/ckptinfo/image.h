@@ -64,6 +64,8 @@ struct ci_proc {
 	uint32_t *groups;		/* creds.nr_groups supplementary groups */
 	struct ckpt_hdr_rlimits rlimits;
 	struct ckpt_hdr_itimers itimers;
+	struct ckpt_posix_timer *posix;	/* its POSIX_TIMERS record's timers */
+	size_t nr_posix;
 	struct ckpt_hdr_process process;
 	struct ckpt_hdr_fs fs;		/* its FILE records: ci_file_by_ref() */
 	bool has_fs;			/* its FS record read */
@@ -117,11 +119,21 @@ const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
 /* The scheduling policy of a TASK record, "SCHED_OTHER", or NULL. */
 const char *ci_sched_policy_name(uint32_t policy);
+/* An ioprio's class, 0 (none) to 3 (idle), or -1 for one ioprio_set() refuses */
+int ci_ioprio_class(uint32_t ioprio);
+/* "none", "realtime", "best-effort", "idle" or "invalid" */
+const char *ci_ioprio_class_name(uint32_t ioprio);
+/* Whether a TASK record's affinity has CPU @cpu (every CPU: nr_cpus 0) */
+bool ci_cpu_set(const struct ckpt_hdr_task *t, unsigned int cpu);
+/* Whether a TASK record's affinity is one restart takes */
+bool ci_cpus_valid(const struct ckpt_hdr_task *t);
 /* RLIMIT_* @i's name without the prefix: "NOFILE" (@lower: "nofile"), or NULL. */
 const char *ci_rlimit_name(unsigned int i, bool lower);
 /* Whether RLIMIT_* @i counts bytes (printed with K, M, G, T suffixes). */
 bool ci_rlimit_bytes(unsigned int i);
 #define CI_RLIM_INFINITY (~0ULL)
+/* timers.c: "CLOCK_TAI", or NULL for a clock restart makes no POSIX timer on */
+const char *ci_posix_clock_name(int32_t clock);
 /* timers.c: "CLOCK_MONOTONIC", or NULL for a clock no sleep restarts on */
 const char *ci_clock_name(int32_t clockid);
 /* timers.c: ITIMER_* @i's name, "real", "virtual" or "prof" */

@@ -141,7 +141,9 @@ static void sleep_call(FILE *out, const struct ckpt_restart_block *c)
 /*
  * A task's own: ", "sched": {"policy": "SCHED_OTHER", "nice": 0,
  * "reset_on_fork": false}, "personality": "0x0", "pdeath_signal": 0,
- * "timer_slack_ns": N, "default_timer_slack_ns": N"
+ * "timer_slack_ns": N, "default_timer_slack_ns": N, "cpus": null (every CPU)
+ * or [0, 2], "ioprio": {"class": "none", "level": 0}, "mce_kill": null,
+ * "early" or "late""
  */
 static void task_attrs(FILE *out, const struct ckpt_hdr_task *t)
 {
@@ -153,6 +155,27 @@ static void task_attrs(FILE *out, const struct ckpt_hdr_task *t)
 	fprintf(out, ", \"pdeath_signal\": %d, \"timer_slack_ns\": %llu, \"default_timer_slack_ns\": %llu",
 		t->pdeath_signal, (unsigned long long)t->timer_slack_ns,
 		(unsigned long long)t->default_timer_slack_ns);
+	fputs(", \"cpus\": ", out);
+	if (!t->nr_cpus) {
+		fputs("null", out);
+	} else {
+		const char *sep = "";
+
+		fputc('[', out);
+		for (unsigned int cpu = 0; cpu < t->nr_cpus; cpu++) {
+			if (ci_cpu_set(t, cpu)) {
+				fprintf(out, "%s%u", sep, cpu);
+				sep = ", ";
+			}
+		}
+		fputc(']', out);
+	}
+	fprintf(out, ", \"ioprio\": {\"class\": \"%s\", \"level\": %u}, \"mce_kill\": ",
+		ci_ioprio_class_name(t->ioprio), t->ioprio & 7);
+	if (t->flags & CKPT_TASK_MCE_KILL)
+		fprintf(out, "\"%s\"", t->flags & CKPT_TASK_MCE_EARLY ? "early" : "late");
+	else
+		fputs("null", out);
 }
 
 /* "itimers": {"real": {"value_ns": N, "interval_ns": N}, "virtual": .., "prof": ..} */
@@ -166,6 +189,31 @@ static void itimers(FILE *out, const struct ckpt_hdr_itimers *h)
 			i ? ", " : "", ci_itimer_name(i), (unsigned long long)h->it[i].value,
 			(unsigned long long)h->it[i].interval);
 	fputc('}', out);
+}
+
+/*
+ * "posix_timers": [{"id": N, "clock": "CLOCK_MONOTONIC", "notify": N,
+ * "signo": N, "sigval": "0x..", "tid": N, "value_ns": N, "interval_ns": N,
+ * "absolute": false, "pending": false, "overrun": N, "overrun_last": N}]
+ */
+static void posix_timers(FILE *out, const struct ci_proc *p)
+{
+	const struct ckpt_posix_timer *e;
+	size_t i;
+
+	fputs(", \"posix_timers\": [", out);
+	for (i = 0; i < p->nr_posix; i++) {
+		e = &p->posix[i];
+		fprintf(out, "%s{\"id\": %d, \"clock\": \"%s\", \"notify\": %d, \"signo\": %d, \"sigval\": ",
+			i ? ", " : "", e->id, ci_posix_clock_name(e->clock), e->notify, e->signo);
+		hex(out, e->sigval);
+		fprintf(out, ", \"tid\": %d, \"value_ns\": %llu, \"interval_ns\": %llu, \"absolute\": %s, \"pending\": %s, \"overrun\": %lld, \"overrun_last\": %lld}",
+			e->tid, (unsigned long long)e->value, (unsigned long long)e->interval,
+			e->flags & CKPT_POSIX_TIMER_ABSTIME ? "true" : "false",
+			e->flags & CKPT_POSIX_TIMER_PENDING ? "true" : "false",
+			(long long)e->overrun, (long long)e->overrun_last);
+	}
+	fputc(']', out);
 }
 
 /* "signals": {"caught": [..], "ignored": [..], "blocked": "0x..", "altstack": ..} */
@@ -370,6 +418,7 @@ static void process(FILE *out, const struct ci_image *img,
 	creds(out, p);
 	fs_rlimits(out, img, p);
 	itimers(out, &p->itimers);
+	posix_timers(out, p);
 	fprintf(out, ", \"oom_score_adj\": %d", p->process.oom_score_adj);
 	threads(out, p, with_regs);
 	mm(out, img, p);

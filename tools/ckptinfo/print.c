@@ -6,6 +6,7 @@
 #include "image.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -226,6 +227,45 @@ static void print_itimers(FILE *out, const struct ckpt_hdr_itimers *h)
 }
 
 /*
+ * "posix timer 0: CLOCK_MONOTONIC, signal 10 (value 0x6f), 1.950 s left,
+ * every 1.000 s, signal pending": one line a POSIX timer.
+ */
+static void print_posix_timers(FILE *out, const struct ci_proc *p)
+{
+	const struct ckpt_posix_timer *e;
+	size_t i;
+
+	for (i = 0; i < p->nr_posix; i++) {
+		e = &p->posix[i];
+		fprintf(out, "posix timer %d: %s, ", e->id, ci_posix_clock_name(e->clock));
+		if (e->notify == SIGEV_NONE)
+			fputs("no signal", out);
+		else
+			fprintf(out, "signal %d (value %#llx)", e->signo,
+				(unsigned long long)e->sigval);
+		if (e->tid)
+			fprintf(out, " to thread %d", e->tid);
+		if (!e->value) {
+			fputs(", disarmed", out);
+		} else if (e->flags & CKPT_POSIX_TIMER_ABSTIME) {
+			fputs(", until CLOCK_REALTIME ", out);
+			print_ns(out, e->value);
+		} else {
+			fputs(", ", out);
+			print_ns(out, e->value);
+			fputs(" left", out);
+		}
+		if (e->interval) {
+			fputs(", every ", out);
+			print_ns(out, e->interval);
+		}
+		if (e->flags & CKPT_POSIX_TIMER_PENDING)
+			fputs(", signal pending", out);
+		fputc('\n', out);
+	}
+}
+
+/*
  * ", in nanosleep (CLOCK_MONOTONIC), 1.950 s left": the sleep a task goes
  * on with after restart; nothing if none.
  */
@@ -250,10 +290,28 @@ static void print_sleep(FILE *out, const struct ckpt_restart_block *c)
 
 /*
  * "SCHED_BATCH nice 5, reset on fork, personality 0x40000, pdeath signal
- * 10, timer slack 50000 ns": a task's own attributes (personality, the
- * signal and reset on fork only when set; the timer slack's default when
- * it differs).
+ * 10, timer slack 50000 ns, CPUs 0,2-3, I/O best-effort 4, MCE kill early":
+ * a task's own attributes (personality, the signal, reset on fork, CPUs,
+ * I/O priority and MCE policy only when set; the timer slack's default
+ * when it differs).
  */
+/* "0,2-3": the CPUs of an affinity mask that is not every CPU */
+static void print_cpus(FILE *out, const struct ckpt_hdr_task *t)
+{
+	const char *sep = "";
+	unsigned int cpu, end;
+
+	for (cpu = 0; cpu < t->nr_cpus; cpu = end + 1) {
+		end = cpu;
+		if (!ci_cpu_set(t, cpu))
+			continue;
+		while (end + 1 < t->nr_cpus && ci_cpu_set(t, end + 1))
+			end++;
+		fprintf(out, end > cpu ? "%s%u-%u" : "%s%u", sep, cpu, end);
+		sep = ",";
+	}
+}
+
 static void print_task_attrs(FILE *out, const struct ckpt_hdr_task *t)
 {
 	fprintf(out, "%s nice %d", ci_sched_policy_name(t->sched_policy), t->nice);
@@ -266,6 +324,14 @@ static void print_task_attrs(FILE *out, const struct ckpt_hdr_task *t)
 	fprintf(out, ", timer slack %" PRIu64 " ns", (uint64_t)t->timer_slack_ns);
 	if (t->timer_slack_ns != t->default_timer_slack_ns)
 		fprintf(out, " (default %" PRIu64 ")", (uint64_t)t->default_timer_slack_ns);
+	if (t->nr_cpus) {
+		fputs(", CPUs ", out);
+		print_cpus(out, t);
+	}
+	if (t->ioprio)
+		fprintf(out, ", I/O %s %u", ci_ioprio_class_name(t->ioprio), t->ioprio & 7);
+	if (t->flags & CKPT_TASK_MCE_KILL)
+		fprintf(out, ", MCE kill %s", t->flags & CKPT_TASK_MCE_EARLY ? "early" : "late");
 }
 
 static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
@@ -409,6 +475,7 @@ static void print_process(FILE *out, const struct ci_image *img,
 	print_creds(out, p);
 	print_rlimits(out, &p->rlimits);
 	print_itimers(out, &p->itimers);
+	print_posix_timers(out, p);
 	fprintf(out, "oom_score_adj: %d\n", p->process.oom_score_adj);
 	print_fs(out, img, p);
 	if (regs)

@@ -61,6 +61,13 @@ void *rd_grow(void *arr, size_t *nr, size_t size, size_t max);
 /* records.c: a process's records, checked as restart checks them */
 int rd_task(struct reader *r, struct ckpt_hdr_task *t);
 int rd_signal(struct reader *r, struct ckpt_hdr_signal *s);
+/*
+ * A record that is a count, 4 reserved bytes and that many entries of
+ * @size bytes (a @name record, of @what entries): its header read and
+ * checked against its length, the count in @room.
+ */
+int rd_counted(struct reader *r, const char *name, const char *what, size_t size,
+	       uint64_t *room);
 /* The process's pending signals, each for it or one of its TREE entries. */
 int rd_sigpending(struct reader *r, struct ci_proc *p);
 int rd_creds(struct reader *r, struct ci_proc *p);
@@ -69,6 +76,8 @@ int rd_process(struct reader *r, struct ci_proc *p);
 
 /* timers.c: the ITIMERS record, a TASK record's restart block */
 int rd_itimers(struct reader *r, struct ci_proc *p);
+/* timers.c: the POSIX_TIMERS record */
+int rd_posix_timers(struct reader *r, struct ci_proc *p);
 int rd_restart_block(struct reader *r, const struct ckpt_restart_block *c);
 /* The process's one FS record: its directories FILE records before it. */
 int rd_fs(struct reader *r, struct ci_proc *p);

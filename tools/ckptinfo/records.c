@@ -6,6 +6,7 @@
  */
 #include "reader.h"
 
+#include <assert.h>
 #include <linux/personality.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ int rd_task(struct reader *r, struct ckpt_hdr_task *t)
 	if (rd_payload(r, t, sizeof(*t)))
 		return -1;
 	t->comm[sizeof(t->comm) - 1] = '\0';
-	if (t->pid <= 0 || t->flags & ~CKPT_TASK_SELF)
+	if (t->pid <= 0 || t->flags & ~(CKPT_TASK_SELF | CKPT_TASK_MCE_KILL | CKPT_TASK_MCE_EARLY))
 		return rd_bad(r, "pid %d, flags %#x", t->pid, t->flags);
 	mode = t->sas_ss_flags & ~(1U << 31);
 	if (mode > 2 || t->sas_ss_size >= USER_TOP ||
@@ -45,6 +46,10 @@ int rd_task(struct reader *r, struct ckpt_hdr_task *t)
 	    t->sched_flags & ~CKPT_SCHED_RESET_ON_FORK || t->__reserved2)
 		return rd_bad(r, "scheduling policy %u, nice %d, flags %#x, reserved %#x",
 			      t->sched_policy, t->nice, t->sched_flags, t->__reserved2);
+	if (t->ioprio > UINT16_MAX || ci_ioprio_class(t->ioprio) < 0)
+		return rd_bad(r, "I/O priority %#x", t->ioprio);
+	if (!ci_cpus_valid(t))
+		return rd_bad(r, "CPU affinity over %u CPUs: none, or beyond them", t->nr_cpus);
 	return rd_restart_block(r, &t->restart);
 }
 
@@ -99,25 +104,37 @@ static int pending_ok(struct reader *r, const struct ci_proc *p, size_t i)
  * each signal (not the caller's RLIMIT_SIGPENDING). Read as it comes, in
  * batches, so that nothing is allocated beyond what the image holds.
  */
-int rd_sigpending(struct reader *r, struct ci_proc *p)
+int rd_counted(struct reader *r, const char *name, const char *what, size_t size,
+	       uint64_t *room)
 {
-	const size_t size = sizeof(struct ckpt_sigpending);
-	struct ckpt_hdr_sigpending h;
-	struct ckpt_sigpending *sp;
-	uint64_t room;
-	size_t have = 0, want, i;
+	struct {
+		uint32_t nr, __reserved;
+	} h;
 
 	if (r->rec.len < sizeof(h) || (r->rec.len - sizeof(h)) % size)
-		return rd_bad(r, "length %llu is no SIGPENDING record (%zu bytes, then %zu a signal)",
-			      (unsigned long long)r->rec.len, sizeof(h), size);
-	room = (r->rec.len - sizeof(h)) / size;
+		return rd_bad(r, "length %llu is no %s record (%zu bytes, then %zu a %s)",
+			      (unsigned long long)r->rec.len, name, sizeof(h), size, what);
+	*room = (r->rec.len - sizeof(h)) / size;
 	if (rd_get(r, &h, sizeof(h)))
 		return -1;
 	if (h.__reserved)
 		return rd_bad(r, "reserved field %#x, not 0", h.__reserved);
-	if (h.nr_signals != room)
-		return rd_bad(r, "%u signals, but room for %llu", h.nr_signals,
-			      (unsigned long long)room);
+	if (h.nr != *room)
+		return rd_bad(r, "%u %ss, but room for %llu", h.nr, what,
+			      (unsigned long long)*room);
+	return 0;
+}
+
+int rd_sigpending(struct reader *r, struct ci_proc *p)
+{
+	const size_t size = sizeof(struct ckpt_sigpending);
+	struct ckpt_sigpending *sp;
+	uint64_t room;
+	size_t have = 0, want, i;
+
+	static_assert(sizeof(struct ckpt_hdr_sigpending) == 8, "count, reserved");
+	if (rd_counted(r, "SIGPENDING", "signal", size, &room))
+		return -1;
 	while (have < room) {
 		want = have + (room - have < 4096 ? room - have : 4096);
 		sp = realloc(p->pending, want * size);

@@ -5,8 +5,13 @@
  */
 #include "reader.h"
 
+#include <assert.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define USER_TOP	(1ULL << 56)	/* above any x86_64 user address */
 
@@ -94,4 +99,83 @@ int rd_itimers(struct reader *r, struct ci_proc *p)
 				      (unsigned long long)h->it[i].value,
 				      (unsigned long long)h->it[i].interval);
 	return 0;
+}
+
+/* POSIX timer @i of @p, as restart checks it. */
+static int posix_timer_ok(struct reader *r, const struct ci_proc *p, size_t i)
+{
+	const struct ckpt_posix_timer *e = &p->posix[i];
+	bool signal = e->notify != SIGEV_NONE;
+	size_t t;
+
+	if (i && e->id <= p->posix[i - 1].id)
+		return rd_bad(r, "POSIX timer %d after timer %d: ids not increasing", e->id,
+			      p->posix[i - 1].id);
+	if (e->id < 0 || e->flags & ~(CKPT_POSIX_TIMER_ABSTIME | CKPT_POSIX_TIMER_PENDING))
+		return rd_bad(r, "POSIX timer %d: bad id or flags %#x", e->id, e->flags);
+	if (!ci_posix_clock_name(e->clock))
+		return rd_bad(r, "POSIX timer %d: clock %d (restart makes them on CLOCK_REALTIME, _MONOTONIC, _BOOTTIME, _TAI)",
+			      e->id, e->clock);
+	if (e->notify != SIGEV_SIGNAL && e->notify != SIGEV_NONE && e->notify != SIGEV_THREAD &&
+	    e->notify != (SIGEV_SIGNAL | SIGEV_THREAD_ID))
+		return rd_bad(r, "POSIX timer %d: sigev_notify %d", e->id, e->notify);
+	if (signal && (e->signo < 1 || e->signo > CKPT_NSIG))
+		return rd_bad(r, "POSIX timer %d: signal %d", e->id, e->signo);
+	if (e->notify & SIGEV_THREAD_ID) {
+		t = e->tid ? ci_tree_find(r->img, e->tid) : CI_NONE;
+		if (t == CI_NONE || t < p->entry || t >= p->entry + p->nr_entries)
+			return rd_bad(r, "POSIX timer %d: thread %d is not a task of process %d",
+				      e->id, e->tid, p->task.pid);
+	} else if (e->tid) {
+		return rd_bad(r, "POSIX timer %d: thread %d without SIGEV_THREAD_ID", e->id, e->tid);
+	}
+	if (e->flags & CKPT_POSIX_TIMER_ABSTIME && (e->clock != CLOCK_REALTIME || !e->value))
+		return rd_bad(r, "POSIX timer %d: an absolute deadline off CLOCK_REALTIME", e->id);
+	if (e->flags & CKPT_POSIX_TIMER_PENDING && !signal)
+		return rd_bad(r, "POSIX timer %d: SIGEV_NONE, yet its signal pending", e->id);
+	if (e->value > INT64_MAX || e->interval > INT64_MAX || e->overrun < -1 ||
+	    e->overrun_last < 0)
+		return rd_bad(r, "POSIX timer %d: %llu ns left, %llu ns interval, overruns %lld %lld",
+			      e->id, (unsigned long long)e->value,
+			      (unsigned long long)e->interval, (long long)e->overrun,
+			      (long long)e->overrun_last);
+	return 0;
+}
+
+/* What restart checks of a POSIX_TIMERS record (not the caller's limit). */
+int rd_posix_timers(struct reader *r, struct ci_proc *p)
+{
+	const size_t size = sizeof(struct ckpt_posix_timer);
+	uint64_t room;
+	size_t i;
+
+	static_assert(sizeof(struct ckpt_hdr_posix_timers) == 8, "count, reserved");
+	if (rd_counted(r, "POSIX_TIMERS", "timer", size, &room))
+		return -1;
+	if (room > MAX_SIGNALS)
+		return rd_bad(r, "%llu POSIX timers: more than any RLIMIT_SIGPENDING here",
+			      (unsigned long long)room);
+	if (!room)
+		return 0;
+	p->posix = calloc(room, size);
+	if (!p->posix)
+		return rd_bad(r, "out of memory");
+	p->nr_posix = room;
+	if (rd_get(r, p->posix, room * size))
+		return -1;
+	for (i = 0; i < p->nr_posix; i++)
+		if (posix_timer_ok(r, p, i))
+			return -1;
+	return 0;
+}
+
+const char *ci_posix_clock_name(int32_t clock)
+{
+	switch (clock) {
+	case CLOCK_REALTIME: return "CLOCK_REALTIME";
+	case CLOCK_MONOTONIC: return "CLOCK_MONOTONIC";
+	case CLOCK_BOOTTIME: return "CLOCK_BOOTTIME";
+	case CLOCK_TAI: return "CLOCK_TAI";
+	}
+	return NULL;
 }
