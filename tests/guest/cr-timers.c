@@ -13,7 +13,8 @@
  *     had left after the restart, then every second, with its sigev_value
  *     and timer id; a SIGEV_NONE timer keeps its time left, an absolute
  *     CLOCK_REALTIME one its deadline; ids are the same (a deleted one
- *     stays free).
+ *     stays free); a periodic timer whose signal is blocked and pending
+ *     comes back with it pending, and goes on once it is delivered.
  */
 #include "crctl.h"
 #include "crtest.h"
@@ -116,6 +117,7 @@ static void posix_timers(void)
 {
 	char *argv[] = { HELPER("itimers"), OUT, "posix", NULL };
 	long gap = -1, value = -1, timer = -1, none = -1, abs = -1, gone = -1;
+	long pend = -1, usr2 = -1, over = -1;
 	double restarted, woke;
 	struct timed_ckpt t;
 	timer_t mine;
@@ -139,8 +141,8 @@ static void posix_timers(void)
 	woke = now_ms();
 	timer_delete(mine);
 	f = fopen(OUT, "r");
-	if (!f || fscanf(f, "gap %ld value %ld timer %ld none %ld abs %ld gone %ld",
-			 &gap, &value, &timer, &none, &abs, &gone) != 6)
+	if (!f || fscanf(f, "gap %ld value %ld timer %ld none %ld abs %ld gone %ld pend %ld usr2 %ld over %ld",
+			 &gap, &value, &timer, &none, &abs, &gone, &pend, &usr2, &over) != 9)
 		tap_diag("no result from the restarted process");
 	if (f)
 		fclose(f);
@@ -156,12 +158,16 @@ static void posix_timers(void)
 	       "an absolute CLOCK_REALTIME timer keeps its deadline: %ld ms of 200 s left", abs);
 	tap_ok(gone == EINVAL, "the ids are the same: the deleted id 1 is still none (errno %ld)",
 	       gone);
+	/* every 200 ms: the first delivery counts those missed meanwhile */
+	tap_ok(pend == 1 && usr2 >= 3 && over >= 5,
+	       "a timer whose signal was pending (blocked): still pending, then delivered once with its overruns (%ld), the timer going on (%ld in a second)",
+	       over, usr2);
 	kill_wait(r);
 }
 
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(12);
 	engine_on();
 	interval_timers();
 	posix_timers();

@@ -74,7 +74,15 @@ static int itimers(const char *out)
 		pause();
 }
 
-static volatile sig_atomic_t usr1_value = -1, usr1_timer = -1;
+static volatile sig_atomic_t usr1_value = -1, usr1_timer = -1, usr2s, usr2_overrun = -1;
+
+static void on_usr2(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (!usr2s++)
+		usr2_overrun = info->si_overrun;
+}
 
 static void on_usr1(int sig, siginfo_t *info, void *uc)
 {
@@ -105,7 +113,11 @@ static long left_ms(timer_t id)
  * absolute, 200 s from now. After the second SIGUSR1, OUT gets "gap G
  * value V timer T none N abs A gone E": ms between the signals, the
  * signal's value and timer id, what id 2 and id 3 have left (ms), the
- * errno timer_gettime() gives for id 1.
+ * errno timer_gettime() gives for id 1. Id 4: CLOCK_MONOTONIC, SIGUSR2
+ * every 200 ms, blocked: its signal stays pending and the timer waits for
+ * its delivery to go on; then OUT also gets "pend P usr2 N over O": whether
+ * SIGUSR2 is pending, how many came in the second after unblocking it,
+ * the first one's si_overrun.
  */
 static int posix(const char *out)
 {
@@ -115,19 +127,31 @@ static int posix(const char *out)
 	struct itimerspec periodic = { { 1, 0 }, { 3, 0 } };
 	struct itimerspec hundred = { { 0, 0 }, { 100, 0 } };
 	struct itimerspec deadline = { { 0, 0 }, { 0, 0 } };
+	struct sigevent usr2 = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR2 };
+	struct itimerspec fast = { { 0, 200000000 }, { 0, 200000000 } };
 	struct sigaction sa = { .sa_sigaction = on_usr1, .sa_flags = SA_SIGINFO };
-	timer_t id[4];
+	struct timespec second = { 1, 0 };
+	sigset_t blocked, pending;
+	timer_t id[5];
 	char text[256];
 	long gap, gone;
+	int pend;
 
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_sigaction = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &blocked, NULL);
 	clock_gettime(CLOCK_REALTIME, &deadline.it_value);
 	deadline.it_value.tv_sec += 200;
 	if (timer_create(CLOCK_MONOTONIC, &usr1, &id[0]) ||
 	    timer_create(CLOCK_MONOTONIC, &none, &id[1]) ||
 	    timer_create(CLOCK_REALTIME, &none, &id[2]) ||
 	    timer_create(CLOCK_REALTIME, &none, &id[3]) ||
+	    timer_create(CLOCK_MONOTONIC, &usr2, &id[4]) ||
 	    (long)id[0] != 0 || (long)id[3] != 3 || timer_delete(id[1]) ||
+	    timer_settime(id[4], 0, &fast, NULL) ||
 	    timer_settime(id[2], 0, &hundred, NULL) ||
 	    timer_settime(id[3], TIMER_ABSTIME, &deadline, NULL) ||
 	    timer_settime(id[0], 0, &periodic, NULL))
@@ -137,8 +161,14 @@ static int posix(const char *out)
 		pause();
 	gap = gap_ms();
 	gone = left_ms(id[1]) < 0 ? errno : 0;
-	snprintf(text, sizeof(text), "gap %ld value %d timer %d none %ld abs %ld gone %ld\n",
-		 gap, (int)usr1_value, (int)usr1_timer, left_ms(id[2]), left_ms(id[3]), gone);
+	pend = !sigpending(&pending) && sigismember(&pending, SIGUSR2);
+	sigprocmask(SIG_UNBLOCK, &blocked, NULL);
+	while (nanosleep(&second, &second))
+		;
+	snprintf(text, sizeof(text),
+		 "gap %ld value %d timer %d none %ld abs %ld gone %ld pend %d usr2 %d over %d\n",
+		 gap, (int)usr1_value, (int)usr1_timer, left_ms(id[2]), left_ms(id[3]), gone,
+		 pend, (int)usr2s, (int)usr2_overrun);
 	helper_result(out, text);
 	for (;;)
 		pause();

@@ -480,7 +480,8 @@ static void tree_cli(void)
 			  "\"prof\": {\"value_ns\": 0, \"interval_ns\": 0}}, \"posix_timers\": [{\"id\": 3, "
 			  "\"clock\": \"CLOCK_MONOTONIC\", \"notify\": 0, \"signo\": 12, \"sigval\": \"0x2a\", "
 			  "\"tid\": 0, \"value_ns\": 1500000000, \"interval_ns\": 2000000000, \"absolute\": false, "
-			  "\"pending\": false, \"overrun\": -1, \"overrun_last\": 0}], \"oom_score_adj\": 300, \"threads\": [") == 4 &&
+			  "\"pending\": false, \"rearm\": false, \"overrun\": -1, \"overrun_last\": 0, "
+			  "\"queued_overrun\": 0}], \"oom_score_adj\": 300, \"threads\": [") == 4 &&
 	       count(out, "\"sleep\": null") == 4 + 4 &&
 	       count(out, "\"sched\": {\"policy\": \"SCHED_OTHER\", \"nice\": 0, \"reset_on_fork\": false}, "
 			  "\"personality\": \"0\", \"pdeath_signal\": 0, \"timer_slack_ns\": 0, ") == 4 + 4 &&
@@ -885,7 +886,7 @@ static void fs_tests(void)
 	s.no_rlimits = false;
 	s.no_itimers = true;
 	refused("no ITIMERS record after RLIMITS", &s,
-		"POSIX_TIMERS record (type 26, len 72): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS ");
+		"POSIX_TIMERS record (type 26, len 80): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS ");
 	s.no_itimers = false;
 	s.no_posix_record = true;
 	refused("no POSIX_TIMERS record after ITIMERS", &s,

@@ -194,7 +194,8 @@ static void itimers(FILE *out, const struct ckpt_hdr_itimers *h)
 /*
  * "posix_timers": [{"id": N, "clock": "CLOCK_MONOTONIC", "notify": N,
  * "signo": N, "sigval": "0x..", "tid": N, "value_ns": N, "interval_ns": N,
- * "absolute": false, "pending": false, "overrun": N, "overrun_last": N}]
+ * "absolute": false, "pending": false, "rearm": false, "overrun": N,
+ * "overrun_last": N, "queued_overrun": N}]
  */
 static void posix_timers(FILE *out, const struct ci_proc *p)
 {
@@ -207,11 +208,12 @@ static void posix_timers(FILE *out, const struct ci_proc *p)
 		fprintf(out, "%s{\"id\": %d, \"clock\": \"%s\", \"notify\": %d, \"signo\": %d, \"sigval\": ",
 			i ? ", " : "", e->id, ci_posix_clock_name(e->clock), e->notify, e->signo);
 		hex(out, e->sigval);
-		fprintf(out, ", \"tid\": %d, \"value_ns\": %llu, \"interval_ns\": %llu, \"absolute\": %s, \"pending\": %s, \"overrun\": %lld, \"overrun_last\": %lld}",
+		fprintf(out, ", \"tid\": %d, \"value_ns\": %llu, \"interval_ns\": %llu, \"absolute\": %s, \"pending\": %s, \"rearm\": %s, \"overrun\": %lld, \"overrun_last\": %lld, \"queued_overrun\": %d}",
 			e->tid, (unsigned long long)e->value, (unsigned long long)e->interval,
 			e->flags & CKPT_POSIX_TIMER_ABSTIME ? "true" : "false",
 			e->flags & CKPT_POSIX_TIMER_PENDING ? "true" : "false",
-			(long long)e->overrun, (long long)e->overrun_last);
+			e->flags & CKPT_POSIX_TIMER_REARM ? "true" : "false",
+			(long long)e->overrun, (long long)e->overrun_last, e->queued_overrun);
 	}
 	fputc(']', out);
 }

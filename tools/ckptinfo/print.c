@@ -260,7 +260,8 @@ static void print_posix_timers(FILE *out, const struct ci_proc *p)
 			print_ns(out, e->interval);
 		}
 		if (e->flags & CKPT_POSIX_TIMER_PENDING)
-			fputs(", signal pending", out);
+			fputs(e->flags & CKPT_POSIX_TIMER_REARM ?
+			      ", signal pending (its delivery arms it again)" : ", signal pending", out);
 		fputc('\n', out);
 	}
 }

@@ -111,8 +111,13 @@ static int posix_timer_ok(struct reader *r, const struct ci_proc *p, size_t i)
 	if (i && e->id <= p->posix[i - 1].id)
 		return rd_bad(r, "POSIX timer %d after timer %d: ids not increasing", e->id,
 			      p->posix[i - 1].id);
-	if (e->id < 0 || e->flags & ~(CKPT_POSIX_TIMER_ABSTIME | CKPT_POSIX_TIMER_PENDING))
-		return rd_bad(r, "POSIX timer %d: bad id or flags %#x", e->id, e->flags);
+	if (e->id < 0 || e->__reserved ||
+	    e->flags & ~(CKPT_POSIX_TIMER_ABSTIME | CKPT_POSIX_TIMER_PENDING | CKPT_POSIX_TIMER_REARM))
+		return rd_bad(r, "POSIX timer %d: bad id, flags %#x or reserved field", e->id, e->flags);
+	if (e->flags & CKPT_POSIX_TIMER_REARM &&
+	    (!(e->flags & CKPT_POSIX_TIMER_PENDING) || !e->interval))
+		return rd_bad(r, "POSIX timer %d: armed by its signal's delivery, yet no periodic timer with its signal pending",
+			      e->id);
 	if (!ci_posix_clock_name(e->clock))
 		return rd_bad(r, "POSIX timer %d: clock %d (restart makes them on CLOCK_REALTIME, _MONOTONIC, _BOOTTIME, _TAI)",
 			      e->id, e->clock);
@@ -134,7 +139,7 @@ static int posix_timer_ok(struct reader *r, const struct ci_proc *p, size_t i)
 	if (e->flags & CKPT_POSIX_TIMER_PENDING && !signal)
 		return rd_bad(r, "POSIX timer %d: SIGEV_NONE, yet its signal pending", e->id);
 	if (e->value > INT64_MAX || e->interval > INT64_MAX || e->overrun < -1 ||
-	    e->overrun_last < 0)
+	    e->overrun_last < -1 || e->queued_overrun < 0)
 		return rd_bad(r, "POSIX timer %d: %llu ns left, %llu ns interval, overruns %lld %lld",
 			      e->id, (unsigned long long)e->value,
 			      (unsigned long long)e->interval, (long long)e->overrun,
