@@ -62,23 +62,6 @@ static pid_t child_of_mine(bool run)
 	return pid;
 }
 
-/* Whether /proc/@pid/comm is @comm. */
-static bool comm_is(pid_t pid, const char *comm)
-{
-	char path[64], line[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
-	}
-	line[strcspn(line, "\n")] = '\0';
-	return !strcmp(line, comm);
-}
-
 /* The line of the deny list for process @pid, or "". */
 static const char *deny_line(pid_t pid)
 {
@@ -155,8 +138,8 @@ int main(void)
 			pause();
 	}
 	/* the children ran their program: /proc/PID/comm says sleep */
-	for (st = 0; st < 100 && !(comm_is(kids[1], "sleep") && comm_is(counter, "sleep")); st++)
-		sleep_ms(20);
+	if (!wait_comm(kids[1], "sleep", 10) || !wait_comm(counter, "sleep", 10))
+		tap_bail("setup: the children did not run /bin/sleep");
 
 	why = deny_line(pid);
 	tap_ok(strstr(why, "perf event") && strstr(why, "kernel/events/core.c:") &&
