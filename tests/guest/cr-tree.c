@@ -9,6 +9,8 @@
  *     the restart;
  *   - an unreaped zombie comes back a zombie, and its parent then reaps
  *     it with the saved status;
+ *   - a parent and a child sharing a files table and an fs_struct
+ *     (CLONE_FILES | CLONE_FS) share them again after restart;
  *   - refusals: the tree's pids taken (the original still runs): rstr
  *     fails and the original carries on; a process sharing its files
  *     table with a task outside the tree: EBUSY;
@@ -257,6 +259,34 @@ static void taken(void)
 	kill_all(&root, 1);
 }
 
+/* The pid in @path, or 0. */
+static pid_t pid_in(const char *path)
+{
+	pid_t pid = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f && fscanf(f, "%d", &pid) != 1)
+		pid = 0;
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/* DIR/result, once it is there (30 s at most), into @buf; "" if none. */
+static void read_result(char *buf, size_t size)
+{
+	ssize_t n = -1;
+	int fd;
+
+	wait_file(TDIR "/result", 30);
+	fd = open(TDIR "/result", O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+}
+
 /* The state letter of /proc/@pid/stat, or 0. */
 static char proc_state(pid_t pid)
 {
@@ -275,17 +305,12 @@ static char proc_state(pid_t pid)
 static void waiter(bool zombie)
 {
 	char buf[64] = "", state = 0;
-	pid_t root, child = 0, r;
-	int fd, k, got_pid = 0, got_st = 0;
-	FILE *f;
+	pid_t root, child, r;
+	int k, got_pid = 0, got_st = 0;
 
 	root = start(zombie ? "zombie" : "wait");
 	/* the child: the root's only one, named in DIR/child */
-	f = fopen(TDIR "/child", "r");
-	if (f && fscanf(f, "%d", &child) != 1)
-		child = 0;
-	if (f)
-		fclose(f);
+	child = pid_in(TDIR "/child");
 	if (!child || !stop_task(root) || (!zombie && !stop_task(child)))
 		tap_bail("setup: the child did not start");
 	if (zombie) {
@@ -312,13 +337,7 @@ static void waiter(bool zombie)
 		sleep_ms(300);
 		close(open(TDIR "/go", O_CREAT | O_WRONLY, 0644));
 	}
-	wait_file(TDIR "/result", 30);
-	fd = open(TDIR "/result", O_RDONLY);
-	if (fd >= 0) {
-		if (read(fd, buf, sizeof(buf) - 1) < 0)
-			buf[0] = '\0';
-		close(fd);
-	}
+	read_result(buf, sizeof(buf));
 	sscanf(buf, "%d %d", &got_pid, &got_st);
 	if (zombie)
 		tap_ok(got_pid == child && got_st == 7 << 8,
@@ -357,6 +376,46 @@ static void shared_files(void)
 	       "a files table shared with a task outside the tree: EBUSY naming it (%ld, \"%s\")",
 	       ret, why);
 	kill_all(&pid, 1);
+}
+
+/*
+ * A parent and a child sharing one files table and one fs_struct
+ * (CLONE_FILES | CLONE_FS): saved once, and shared again after restart:
+ * the fd the child opens, the directory it changes to and the umask it
+ * sets are the parent's too.
+ */
+static void shared_tables(void)
+{
+	char buf[64] = "", cmd[256];
+	pid_t root, child, pids[2], r;
+	long ret;
+
+	root = start("share");
+	child = pid_in(TDIR "/child");
+	pids[0] = root;
+	pids[1] = child;
+	if (!child || !stop_all(pids, 2))
+		tap_bail("setup: the share tree did not start");
+	ret = checkpoint_retry(root, IMG);
+	snprintf(cmd, sizeof(cmd),
+		 "ckptinfo " IMG " | grep -qx 'files: the files table of %d (CLONE_FILES), [0-9]* descriptors'",
+		 root);
+	tap_ok(ret > 0 && system(cmd) == 0,
+	       "a parent and a child sharing a files table and fs_struct checkpoint, saved once (crid %ld)",
+	       ret);
+	kill_all(pids, 2);
+
+	r = rstr(IMG);
+	sleep_ms(300);
+	close(open(TDIR "/go", O_CREAT | O_WRONLY, 0644));
+	read_result(buf, sizeof(buf));
+	buf[strcspn(buf, "\n")] = '\0';
+	tap_ok(!strcmp(buf, "files=1 fs=1 umask=1"),
+	       "after restart they share them again: the child's new fd, working directory and umask are the parent's (\"%s\")",
+	       buf);
+	kill(root, SIGKILL);
+	wait_exit(r, 30);
+	kill_all(pids, 2);
 }
 
 /* The rstr child that is the new namespace's init, or 0. */
@@ -476,7 +535,7 @@ static void killed(void)
 
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(16);
 	engine_on();
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
@@ -485,6 +544,7 @@ int main(void)
 	waiter(true);
 	taken();
 	shared_files();
+	shared_tables();
 	killed();
 	pidns();
 	stranger();

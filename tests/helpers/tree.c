@@ -16,16 +16,26 @@
  *   zombie  the root forks a child that exits 7 at once, and reaps it
  *           only once DIR/reap exists; then writes DIR/result as
  *           "pid status\n" and sleeps.
+ *   share   the root clones a child sharing its files table and fs_struct
+ *           (CLONE_FILES | CLONE_FS; its pid in DIR/child). Once DIR/go
+ *           exists the child opens DIR/opened, changes to DIR/sub and sets
+ *           umask 027, and writes the new fd to DIR/fd; the root, seeing
+ *           it, writes DIR/result: "files=F fs=C umask=U\n", each 1 if
+ *           it sees the change (the fd open in its table, DIR/sub its
+ *           working directory, 027 its umask), else 0; then both sleep.
  *
  * Exit 9: bad arguments or set-up failures.
  */
 #include "helper.h"
 
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,6 +165,61 @@ static int tree_wait(int zombie)
 		nap();
 }
 
+/* The share child: what it changes, the root sees (tree_share()). */
+static int share_child(void)
+{
+	char path[4096], line[32];
+	int fd;
+
+	while (!exists("go"))
+		nap();
+	snprintf(path, sizeof(path), "%s/opened", dir);
+	fd = open(path, O_RDONLY | O_CREAT, 0644);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	if (fd < 0 || chdir(path))
+		_exit(9);
+	umask(027);
+	snprintf(line, sizeof(line), "%d\n", fd);
+	put("fd", line);
+	for (;;)
+		nap();
+}
+
+static int tree_share(void)
+{
+	char path[4096], cwd[4096], want[4096], line[64];
+	int fd = -1, files, fs, um;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	if (mkdir(path, 0755) || !realpath(path, want))
+		return 9;
+	pid = (pid_t)syscall(SYS_clone, CLONE_FILES | CLONE_FS | SIGCHLD, 0, NULL,
+			     NULL, 0);
+	if (pid < 0)
+		return 9;
+	if (!pid)
+		_exit(share_child());
+	snprintf(line, sizeof(line), "%d\n", pid);
+	put("child", line);
+	put("ready", "");
+	snprintf(path, sizeof(path), "%s/fd", dir);
+	while (!exists("fd"))
+		nap();
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", &fd) != 1)
+		return 9;
+	fclose(f);
+	files = fcntl(fd, F_GETFD) >= 0;
+	fs = getcwd(cwd, sizeof(cwd)) && !strcmp(cwd, want);
+	um = umask(0) == 027;
+	snprintf(line, sizeof(line), "files=%d fs=%d umask=%d\n", files, fs, um);
+	put("result", line);
+	for (;;)
+		nap();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -166,5 +231,7 @@ int main(int argc, char **argv)
 		return tree_wait(0);
 	if (!strcmp(argv[2], "zombie"))
 		return tree_wait(1);
+	if (!strcmp(argv[2], "share"))
+		return tree_share();
 	return 9;
 }

@@ -403,7 +403,7 @@ static void tree_objrefs(void)
 	ref = 2;		/* the root's files table */
 	broken_in(buf, len, "the child's FDs in the root's files table", len,
 		  fd + offsetof(struct ckpt_hdr, objref), &ref, 4,
-		  "objref 2 is zero or already another object's");
+		  "objref 2 is not its owner's");
 	broken_in(buf, len, "the child's SIGNAL as the root's", len,
 		  sig + offsetof(struct ckpt_hdr, objref), "\1\0\0\0", 4,
 		  "objref 1 is not its owner's");
@@ -470,7 +470,7 @@ static void tree_cli(void)
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
-			   "\"rlimits\": {\"cpu\": {\"cur\": null, \"max\": null}, ") &&
+			   "\"fs_shared_with\": null, \"rlimits\": {\"cpu\": {\"cur\": null, \"max\": null}, ") &&
 	       strstr(out, "\"cwd\": \"/tmp/cwd.120\", \"root\": \"/srv/jail.120\", \"umask\": \"0022\"") &&
 	       count(out, "\"stack\": {\"cur\": 8388608, \"max\": null}, \"core\": {\"cur\": 0, \"max\": null}, ") == 4 &&
 	       count(out, "\"nofile\": {\"cur\": 1024, \"max\": 4096}, \"memlock\": {\"cur\": 65536, \"max\": 65536}, ") == 4 &&
@@ -594,7 +594,7 @@ static const struct patch_case shmem_cases[] = {
 	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
 	  1, 4, "objref 1 is zero or already another object's" },
 	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
-	  offsetof(struct ckpt_hdr, objref), 1, 4, "): objref 1 is not its owner's (6)" },
+	  offsetof(struct ckpt_hdr, objref), 1, 4, "): objref 1 is not its owner's (7)" },
 	{ "a VMA naming an unknown SHMEM", R_VMA_CHILD, VMA(file_objref), 999, 4,
 	  "shared memory objref 999 has no SHMEM record before it" },
 	{ "a shared-anon VMA naming a FILE", R_VMA_CHILD, VMA(file_objref), 3, 4,
@@ -702,13 +702,64 @@ static void shmem_tests(void)
 	pos[R_VMA_CHILD] = record_of(&ci, CKPT_HDR_VMA, 3);
 	ref = ci.nr_shmems ? ci.shmems[0].objref : 0;
 	if (!pos[R_SHMEM] || pos[R_PAGES0] < pos[R_SHMEM] || !pos[R_VMA_CHILD] ||
-	    ci.procs[0].fds[0].file_objref != 3)
+	    ci.procs[0].fds[0].file_objref != 4)
 		tap_bail("the shared memory image lacks a record, or its PAGES or FILE moved");
 	ci_free(&ci);
 
 	shmem_valid(buf, len);
 	shmem_cli(buf, len, ref);
 	patch_cases(buf, len, pos, shmem_cases, NR_SHMEM_CASES);
+	free(buf);
+}
+
+#define SHARE_RESULTS 4
+
+/*
+ * Processes sharing the root's files table and fs_struct (CLONE_FILES,
+ * CLONE_FS): no FD or FS record of their own; shown as the root's.
+ */
+static void share_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .share_files = true };
+	size_t len;
+	unsigned char *buf = mk_image(&s, &len);
+	const char *path;
+	struct ci_image ci;
+	char args[600];
+	int ret;
+
+	ret = read_buf(buf, len, &ci);
+	tap_ok(!ret && ci.nr_procs == 3 && ci.procs[1].files_from == 0 &&
+	       ci.procs[2].fs_from == 0 && ci.procs[1].nr_fds == 0 &&
+	       !ci.procs[2].has_fs && ci.procs[0].nr_fds == 3,
+	       "a files table and fs_struct shared by 3 processes: valid, saved with the first (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+	path = mk_file(buf, len);
+	if (!path)
+		tap_bail("cannot write a temporary image");
+	snprintf(args, sizeof(args), "%s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "files: the files table of 100 (CLONE_FILES), 3 descriptors\n") == 2 &&
+	       count(out, "fs: cwd /tmp/cwd.100, root the restarter's, umask 0022 (shared with 100: CLONE_FS)\n") == 2,
+	       "the summary names the process whose files table and fs_struct the others share (exit %d)",
+	       ret);
+	snprintf(args, sizeof(args), "--json %s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "\"fs_shared_with\": 100, ") == 2 &&
+	       /* the root's keys twice: at the top level and in "processes" */
+	       count(out, "\"fs_shared_with\": null, ") == 2 &&
+	       count(out, "\"files_shared_with\": 100, \"fds\": [{\"fd\": 0, ") == 2,
+	       "--json: fs_shared_with and files_shared_with name it, with its descriptors (exit %d)",
+	       ret);
+	unlink(path);
+	free(buf);
+
+	s.fd_in_sharer = true;
+	buf = mk_image(&s, &len);
+	broken_in(buf, len, "an FD record in a process that shares a files table", len, 0,
+		  NULL, 0, "process 110 shares the files table of 100: no FD record of its own");
 	free(buf);
 }
 
@@ -726,9 +777,9 @@ enum { F_TASK, F_CREDS, F_RLIMITS, F_ITIMERS, F_PROCESS, F_FS, F_FS_CHILD, F_MM,
 #define HDR(m) offsetof(struct ckpt_hdr, m)
 
 /*
- * The objrefs: the root's TASK 1, files table 2, FILEs /dev/null 3,
- * /tmp/out.100 4, /tmp/cwd.100 5 (its FS record's cwd); the child's
- * /tmp/cwd.110 12.
+ * The objrefs: the root's TASK 1, files table 2, fs_struct 3, FILEs
+ * /dev/null 4, /tmp/out.100 5, /tmp/cwd.100 6 (its FS record's cwd); the
+ * child's /tmp/cwd.110 14.
  */
 static const struct patch_case fs_cases[] = {
 	{ "RLIMITS with 15 limits", F_RLIMITS, RL(nr_limits), 15, 4,
@@ -767,15 +818,21 @@ static const struct patch_case fs_cases[] = {
 	{ "FS in ITIMERS's place", F_ITIMERS, HDR(type), CKPT_HDR_FS, 4,
 	  "FS record (type 22, len 56): not expected here" },
 	{ "PROCESS with oom_score_adj 1001", F_PROCESS, PR(oom_score_adj), 1001, 4,
-	  "PROCESS record (type 25, len 8): oom_score_adj 1001 outside -1000..1000" },
+	  "PROCESS record (type 25, len 16): oom_score_adj 1001 outside -1000..1000" },
 	{ "PROCESS with oom_score_adj -1001", F_PROCESS, PR(oom_score_adj), (uint32_t)-1001, 4,
 	  "oom_score_adj -1001 outside -1000..1000" },
 	{ "PROCESS with oom_score_adj -1000", F_PROCESS, PR(oom_score_adj), (uint32_t)-1000, 4,
 	  NULL },
 	{ "PROCESS with its reserved field set", F_PROCESS, PR(__reserved), 2, 4,
-	  "PROCESS record (type 25, len 8): reserved field 0x2, not 0" },
+	  "PROCESS record (type 25, len 16): reserved field 0x2, not 0" },
+	{ "PROCESS naming no files table (objref 0)", F_PROCESS, PR(files_objref), 0, 4,
+	  "PROCESS record (type 25, len 16): files table objref 0 is zero or another object's" },
+	{ "PROCESS naming its TASK as its fs_struct", F_PROCESS, PR(fs_objref), 1, 4,
+	  "fs_struct objref 1 is zero or another object's" },
+	{ "PROCESS naming its files table as its fs_struct", F_PROCESS, PR(fs_objref), 2, 4,
+	  "fs_struct objref 2 is zero or another object's" },
 	{ "PROCESS with the files table's objref", F_PROCESS, HDR(objref), 2, 4,
-	  "PROCESS record (type 25, len 8): objref 2 is not its owner's (1)" },
+	  "PROCESS record (type 25, len 16): objref 2 is not its owner's (1)" },
 	{ "PROCESS in ITIMERS's place", F_ITIMERS, HDR(type), CKPT_HDR_PROCESS, 4,
 	  "PROCESS record (type 25, len 56): not expected here" },
 	{ "MM with coredump_filter 0x200", F_MM, MMH(coredump_filter), 0x200, 4,
@@ -819,29 +876,31 @@ static const struct patch_case fs_cases[] = {
 	{ "FS with a umask of 0777", F_FS, FS(umask), 0777, 4, NULL },
 	{ "FS with its reserved field set", F_FS, FS(__reserved), 4, 4,
 	  "FS record (type 22, len 16): reserved field 0x4, not 0" },
-	{ "FS naming a character device as the working directory", F_FS, FS(cwd_objref), 3, 4,
-	  "working directory objref 3 is /dev/null, mode 020666: not a directory" },
-	{ "FS naming a regular file as the working directory", F_FS, FS(cwd_objref), 4, 4,
-	  "working directory objref 4 is /tmp/out.100, mode 0100644: not a directory" },
+	{ "FS naming a character device as the working directory", F_FS, FS(cwd_objref), 4, 4,
+	  "working directory objref 4 is /dev/null, mode 020666: not a directory" },
+	{ "FS naming a regular file as the working directory", F_FS, FS(cwd_objref), 5, 4,
+	  "working directory objref 5 is /tmp/out.100, mode 0100644: not a directory" },
 	{ "FS naming an unknown FILE as the working directory", F_FS, FS(cwd_objref), 999, 4,
 	  "working directory objref 999 has no FILE record before it" },
 	{ "FS naming a FILE saved after it as the working directory", F_FS, FS(cwd_objref),
-	  12, 4, "working directory objref 12 has no FILE record before it" },
+	  14, 4, "working directory objref 14 has no FILE record before it" },
+	{ "FS naming its fs_struct as the working directory", F_FS, FS(cwd_objref), 3, 4,
+	  "working directory objref 3 has no FILE record before it" },
 	{ "FS naming no working directory (objref 0)", F_FS, FS(cwd_objref), 0, 4,
 	  "working directory objref 0 has no FILE record before it" },
 	{ "FS naming its task as the working directory", F_FS, FS(cwd_objref), 1, 4,
 	  "working directory objref 1 has no FILE record before it" },
-	{ "FS naming a regular file as the root", F_FS, FS(root_objref), 4, 4,
-	  "root objref 4 is /tmp/out.100, mode 0100644: not a directory" },
+	{ "FS naming a regular file as the root", F_FS, FS(root_objref), 5, 4,
+	  "root objref 5 is /tmp/out.100, mode 0100644: not a directory" },
 	{ "FS naming an unknown FILE as the root", F_FS, FS(root_objref), 999, 4,
 	  "root objref 999 has no FILE record before it" },
-	{ "FS naming its working directory as the root too", F_FS, FS(root_objref), 5, 4, NULL },
+	{ "FS naming its working directory as the root too", F_FS, FS(root_objref), 6, 4, NULL },
 	{ "FS with the files table's objref", F_FS, HDR(objref), 2, 4,
 	  "FS record (type 22, len 16): objref 2 is not its owner's (1)" },
 	{ "the child's FS with the root's TASK objref", F_FS_CHILD, HDR(objref), 1, 4,
 	  "FS record (type 22, len 16): objref 1 is not its owner's" },
 	{ "the child's FS naming the root's working directory (saved with the root)",
-	  F_FS_CHILD, FS(cwd_objref), 5, 4, NULL },
+	  F_FS_CHILD, FS(cwd_objref), 6, 4, NULL },
 };
 
 #define NR_FS_CASES (sizeof(fs_cases) / sizeof(fs_cases[0]))
@@ -869,8 +928,8 @@ static void fs_tests(void)
 	pos[F_FS_CHILD] = record_of(&ci, CKPT_HDR_FS, 1);
 	if (!pos[F_RLIMITS] || pos[F_RLIMITS] < pos[F_CREDS] || !pos[F_FS_CHILD] ||
 	    pos[F_ITIMERS] < pos[F_RLIMITS] || pos[F_PROCESS] < pos[F_ITIMERS] || !pos[F_TASK] || !pos[F_MM] ||
-	    ci.procs[0].fs.cwd_objref != 5 || ci.procs[0].fds[2].file_objref != 4 ||
-	    ci.procs[1].fs.cwd_objref != 12)
+	    ci.procs[0].fs.cwd_objref != 6 || ci.procs[0].fds[2].file_objref != 5 ||
+	    ci.procs[1].fs.cwd_objref != 14)
 		tap_bail("the good tree lacks an RLIMITS or FS record, or its objrefs moved");
 	cwd = ci_file_by_ref(&ci, ci.procs[2].fs.cwd_objref);
 	root = ci_file_by_ref(&ci, ci.procs[2].fs.root_objref);
@@ -890,7 +949,7 @@ static void fs_tests(void)
 	s.no_itimers = false;
 	s.no_posix_record = true;
 	refused("no POSIX_TIMERS record after ITIMERS", &s,
-		"PROCESS record (type 25, len 8): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS ");
+		"PROCESS record (type 25, len 16): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS ");
 	s.no_posix_record = false;
 	ret = read_spec(&s, &ci);
 	tap_ok(!ret && ci.nr_procs && ci.procs[0].nr_posix == 1 &&
@@ -1374,10 +1433,11 @@ int main(void)
 
 	if (dir)
 		fixtures = dir;
-	tap_plan(TREE_RESULTS + SHMEM_RESULTS + FS_RESULTS + SIGPENDING_RESULTS + 4 +
+	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + FS_RESULTS + SIGPENDING_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
+	share_tests();
 	fs_tests();
 	sigpending_tests();
 	fixtures_valid();

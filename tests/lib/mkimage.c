@@ -102,6 +102,7 @@ static void cpu_xstate(struct out *o, uint32_t task_ref)
 /* What the processes save once, with the first that has it. */
 struct shared {
 	uint32_t null;		/* the root's /dev/null FILE */
+	uint32_t files, fs;	/* the first process's files table, fs_struct */
 	uint32_t shmem;		/* the SHMEM */
 	size_t shmem_maps;	/* the processes still to map it */
 };
@@ -207,7 +208,8 @@ static void process(struct out *o, const struct mk_spec *s,
 				      .kind = CKPT_VMA_SHARED_ANON };
 	struct ckpt_hdr_fd fd = { 0 };
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
-	uint32_t task_ref = task(o, e), files_ref, own, mm_ref;
+	uint32_t task_ref = task(o, e), files_ref, fs_ref, own, mm_ref;
+	bool sharer = s->share_files && sh->files;
 	char path[64];
 
 	record(o, CKPT_HDR_SIGNAL, task_ref, &sig, sizeof(sig));
@@ -220,12 +222,24 @@ static void process(struct out *o, const struct mk_spec *s,
 		itimers(o, task_ref);
 	if (!s->no_posix_record)
 		posix_timers(o, s, task_ref);
+	files_ref = sharer ? sh->files : o->next_ref++;
+	fs_ref = sharer ? sh->fs : o->next_ref++;
+	if (!sh->files) {
+		sh->files = files_ref;
+		sh->fs = fs_ref;
+	}
 	if (!s->no_process) {
-		struct ckpt_hdr_process proc = { .oom_score_adj = MK_OOM_SCORE_ADJ };
+		struct ckpt_hdr_process proc = { .oom_score_adj = MK_OOM_SCORE_ADJ,
+						 .files_objref = files_ref,
+						 .fs_objref = fs_ref };
 
 		record(o, CKPT_HDR_PROCESS, task_ref, &proc, sizeof(proc));
 	}
-	files_ref = o->next_ref++;
+	if (sharer) {
+		if (s->fd_in_sharer)
+			record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		goto mm;
+	}
 	if (!sh->null) {
 		sh->null = o->next_ref++;
 		file(o, sh->null, "/dev/null", S_IFCHR | 0666);
@@ -252,6 +266,7 @@ static void process(struct out *o, const struct mk_spec *s,
 		record(o, CKPT_HDR_FS, task_ref, &fs, sizeof(fs));
 	if (s->two_fs)
 		record(o, CKPT_HDR_FS, task_ref, &fs, sizeof(fs));
+mm:
 	if (sh->shmem_maps) {
 		sh->shmem_maps--;
 		mm.nr_vmas = 2;

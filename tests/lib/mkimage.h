@@ -42,6 +42,10 @@ struct mk_spec {
 	bool no_sigpending, no_rlimits, no_itimers, no_process, no_fs, two_fs;
 	/* no POSIX_TIMERS record; one with no timer */
 	bool no_posix_record, no_posix;
+	/* every live process after the first shares the first's files
+	 * table and fs_struct (no FD or FS record of its own); with
+	 * fd_in_sharer, the second one has an FD record too (damage) */
+	bool share_files, fd_in_sharer;
 };
 
 /*
@@ -94,7 +98,9 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
  * each thread TASK CPU XSTATE; objrefs new in image order. The first
  * @s->shmem_maps processes also have a second VMA mapping the shared
  * memory, whose SHMEM record and its PAGES come with the first of them,
- * after its FS record.
+ * after its FS record. The PROCESS record names the files table (the
+ * FD records' objref) and the fs_struct (a new objref, before the task's
+ * FILE records).
  */
 unsigned char *mk_image(const struct mk_spec *s, size_t *len);
 

@@ -516,6 +516,48 @@ static int read_thread(struct reader *r, struct ci_proc *p)
 	return 0;
 }
 
+/*
+ * A PROCESS record's files table or fs_struct objref @ref: the first
+ * earlier process's with the same (shared: CLONE_FILES, CLONE_FS), as
+ * its index, or a new objref (CI_NONE).
+ */
+static int shared_obj(struct reader *r, const struct ci_proc *p, bool fs,
+		      size_t *from)
+{
+	const struct ci_image *img = r->img;
+	uint32_t ref = fs ? p->process.fs_objref : p->process.files_objref;
+	size_t i, me = p - img->procs;
+	int ret;
+
+	for (i = 0; i < me; i++) {
+		const struct ckpt_hdr_process *q = &img->procs[i].process;
+
+		if ((fs ? q->fs_objref : q->files_objref) == ref) {
+			*from = i;
+			return 0;
+		}
+	}
+	*from = CI_NONE;
+	ret = ref ? objset_add(&r->used, ref) : 0;
+	if (ret < 0)
+		return rd_bad(r, "out of memory");
+	if (!ret)
+		return rd_bad(r, "%s objref %u is zero or another object's",
+			      fs ? "fs_struct" : "files table", ref);
+	return 0;
+}
+
+/* The files table and fs_struct of process @p: its own or an earlier's. */
+static int read_shares(struct reader *r, struct ci_proc *p)
+{
+	if (shared_obj(r, p, false, &p->files_from) ||
+	    shared_obj(r, p, true, &p->fs_from))
+		return -1;
+	if (p->files_from == CI_NONE)
+		p->files_objref = p->process.files_objref;
+	return 0;
+}
+
 /* The record types allowed next, as restart reads them. */
 enum stage {
 	S_HEADER, S_ARCH, S_TREE, S_TASK, S_SIGNAL, S_SIGPENDING, S_CREDS, S_RLIMITS,
@@ -574,17 +616,21 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_file(r) ? -1 : 0;
 	if (t == CKPT_HDR_SHMEM)
 		return fresh(r) || rd_shmem(r) ? -1 : 0;
-	if (t == CKPT_HDR_FS)
+	if (t == CKPT_HDR_FS) {
+		if (p->fs_from != CI_NONE)
+			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
+				      p->task.pid, img->procs[p->fs_from].task.pid);
 		return owned(r, p->task_objref) || rd_fs(r, p) ? -1 : 0;
+	}
 	if (t == CKPT_HDR_FD) {
-		if (p->files_objref ? owned(r, p->files_objref) : fresh(r))
-			return -1;
-		p->files_objref = r->rec.objref;
-		return rd_fd(r, p);
+		if (p->files_from != CI_NONE)
+			return rd_bad(r, "process %d shares the files table of %d: no FD record of its own",
+				      p->task.pid, img->procs[p->files_from].task.pid);
+		return owned(r, p->files_objref) || rd_fd(r, p) ? -1 : 0;
 	}
 	if (t != CKPT_HDR_MM)
 		return 1;
-	if (!p->has_fs)
+	if (!p->has_fs && p->fs_from == CI_NONE)
 		return rd_bad(r, "process %d has no FS record (one before its MM record)",
 			      p->task.pid);
 	*st = S_VMAS;
@@ -651,7 +697,8 @@ static int read_record(struct reader *r, enum stage *st)
 		*st = S_FILES;
 		if (t != CKPT_HDR_PROCESS)
 			return 1;
-		return owned(r, p->task_objref) || rd_process(r, p) ? -1 : 0;
+		return owned(r, p->task_objref) || rd_process(r, p) ||
+		       read_shares(r, p) ? -1 : 0;
 	case S_FILES:
 		return read_files(r, p, st);
 	case S_VMAS:

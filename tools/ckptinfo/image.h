@@ -56,7 +56,8 @@ struct ci_proc {
 	size_t entry;			/* its leader's TREE entry */
 	size_t nr_entries;		/* its TREE entries: leader and threads */
 	struct ckpt_hdr_task task;
-	uint32_t task_objref, mm_objref, files_objref;
+	uint32_t task_objref, mm_objref;
+	uint32_t files_objref;		/* its FD records' (0: a shared table) */
 	struct ckpt_hdr_signal signal;
 	struct ckpt_sigpending *pending;	/* its SIGPENDING record's signals */
 	size_t nr_pending;
@@ -67,6 +68,8 @@ struct ci_proc {
 	struct ckpt_posix_timer *posix;	/* its POSIX_TIMERS record's timers */
 	size_t nr_posix;
 	struct ckpt_hdr_process process;
+	/* the earlier process whose files table or fs_struct it shares, or CI_NONE */
+	size_t files_from, fs_from;
 	struct ckpt_hdr_fs fs;		/* its FILE records: ci_file_by_ref() */
 	bool has_fs;			/* its FS record read */
 	struct ckpt_hdr_mm mm;

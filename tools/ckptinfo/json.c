@@ -77,16 +77,22 @@ static void limit(FILE *out, uint64_t v)
  */
 static void fs_rlimits(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
+	const struct ci_proc *o = p->fs_from == CI_NONE ? p : &img->procs[p->fs_from];
 	unsigned int i;
 
 	fputs(", \"cwd\": ", out);
-	str(out, ci_file_by_ref(img, p->fs.cwd_objref)->path);
+	str(out, ci_file_by_ref(img, o->fs.cwd_objref)->path);
 	fputs(", \"root\": ", out);
-	if (p->fs.root_objref)
-		str(out, ci_file_by_ref(img, p->fs.root_objref)->path);
+	if (o->fs.root_objref)
+		str(out, ci_file_by_ref(img, o->fs.root_objref)->path);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"umask\": \"%04o\", \"rlimits\": {", p->fs.umask);
+	fprintf(out, ", \"umask\": \"%04o\", \"fs_shared_with\": ", o->fs.umask);
+	if (o != p)
+		fprintf(out, "%d", o->task.pid);
+	else
+		fputs("null", out);
+	fputs(", \"rlimits\": {", out);
 	for (i = 0; i < CKPT_RLIM_NLIMITS; i++) {
 		fprintf(out, "%s\"%s\": {\"cur\": ", i ? ", " : "", ci_rlimit_name(i, true));
 		limit(out, p->rlimits.rlim[i].cur);
@@ -377,6 +383,13 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
 	size_t i, j;
 
+	fputs(", \"files_shared_with\": ", out);
+	if (p->files_from != CI_NONE) {
+		p = &img->procs[p->files_from];
+		fprintf(out, "%d", p->task.pid);
+	} else {
+		fputs("null", out);
+	}
 	fputs(", \"fds\": [", out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
@@ -401,7 +414,9 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 
 /*
  * A process's keys, each after ", ": task signals pending_signals creds
- * cwd root umask rlimits itimers oom_score_adj threads mm fds.
+ * cwd root umask fs_shared_with rlimits itimers oom_score_adj threads mm
+ * files_shared_with fds (a shared files table's or fs_struct's are the
+ * process's it is shared with, named).
  */
 static void process(FILE *out, const struct ci_image *img,
 		    const struct ci_proc *p, bool with_regs)

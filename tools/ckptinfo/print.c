@@ -115,10 +115,15 @@ static void print_rlimits(FILE *out, const struct ckpt_hdr_rlimits *l)
 /* "fs: cwd /tmp, root the restarter's, umask 0022" */
 static void print_fs(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
-	fprintf(out, "fs: cwd %s, root %s, umask %04o\n",
-		ci_file_by_ref(img, p->fs.cwd_objref)->path,
-		p->fs.root_objref ? ci_file_by_ref(img, p->fs.root_objref)->path :
-				    "the restarter's", p->fs.umask);
+	const struct ci_proc *o = p->fs_from == CI_NONE ? p : &img->procs[p->fs_from];
+
+	fprintf(out, "fs: cwd %s, root %s, umask %04o",
+		ci_file_by_ref(img, o->fs.cwd_objref)->path,
+		o->fs.root_objref ? ci_file_by_ref(img, o->fs.root_objref)->path :
+				    "the restarter's", o->fs.umask);
+	if (o != p)
+		fprintf(out, " (shared with %d: CLONE_FS)", o->task.pid);
+	fputc('\n', out);
 }
 
 /* "signals: caught 10 12, ignored 13, blocked 0x1, altstack 0x...+8192" */
@@ -438,6 +443,14 @@ static void print_files(FILE *out, const struct ci_image *img,
 			const struct ci_proc *p)
 {
 	size_t i, inherited = 0, me = p - img->procs;
+
+	if (p->files_from != CI_NONE) {
+		const struct ci_proc *o = &img->procs[p->files_from];
+
+		fprintf(out, "files: the files table of %d (CLONE_FILES), %zu descriptors\n",
+			o->task.pid, o->nr_fds);
+		return;
+	}
 
 	for (i = 0; i < p->nr_fds; i++)
 		inherited += ci_file_by_ref(img, p->fds[i].file_objref)->proc != me;
