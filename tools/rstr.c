@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rstr [-i FILE] [-n | --pidns]\n"
+		"usage: rstr [-i FILE] [-n | --pidns | -N | --new-pids]\n"
 		"Restart what FILE (default: standard input) holds.\n"
 		"A single-threaded process: this process becomes it and resumes where\n"
 		"it was checkpointed, with this process's pid and session.\n"
@@ -35,6 +36,12 @@ static void usage(FILE *f)
 		"init (pid 1) is a child of rstr that restarts the image, reaps orphans\n"
 		"and exits with the root's status; /proc is not mounted anew. A saved\n"
 		"pid 1 is refused.\n"
+		"-N, --new-pids: restart a tree with whatever pids are free, in the\n"
+		"same shape (parents, sessions, process groups), when its saved pids\n"
+		"are taken. Only single-threaded processes (libc keeps thread ids);\n"
+		"what the processes' memory holds of pids (a pid file, a variable, a\n"
+		"waitpid() it is blocked in) stays as saved. A lone process restarts\n"
+		"in place (this process's pid) anyway.\n"
 		"On a failed restart nothing is left running and rstr exits 1.\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
 }
@@ -107,20 +114,20 @@ static int leads(const struct cr_image_head *head)
 }
 
 /* A process tree: made and restarted, the root waited for. */
-static int restart_tree(int fd, const struct cr_image_head *head)
+static int restart_tree(int fd, const struct cr_image_head *head, bool new_pids)
 {
 	char why[256] = "";
 	pid_t root;
 
-	root = cr_restart_tree(fd, head, why, sizeof(why));
+	root = cr_restart_tree(fd, head, new_pids, why, sizeof(why));
 	if (root < 0) {
 		fprintf(stderr, "rstr: restart of the process tree failed (%s): %s\n",
 			strerrorname_np((int)-root), why);
 		cr_print_refusal("rstr", "restart", (int)-root);
 		return 1;
 	}
-	fprintf(stderr, "rstr: restarted a tree of %u processes and threads, root pid %d; waiting for it\n",
-		head->nr_tasks, root);
+	fprintf(stderr, "rstr: restarted a tree of %u processes and threads%s, root pid %d; waiting for it\n",
+		head->nr_tasks, new_pids ? " under new pids" : "", root);
 	close(fd);
 	return wait_for(root);
 }
@@ -147,7 +154,7 @@ static int restart_pidns(int fd, const struct cr_image_head *head)
 		return 1;
 	}
 	if (!init)
-		_exit(is_tree(head) ? restart_tree(fd, head) :
+		_exit(is_tree(head) ? restart_tree(fd, head, false) :
 		      restart_child(fd, head->pid));
 	close(fd);
 	return wait_for(init);
@@ -157,10 +164,16 @@ int main(int argc, char **argv)
 {
 	struct cr_image_head head;
 	const char *in;
-	int fd = STDIN_FILENO, pidns;
+	int fd = STDIN_FILENO, pidns, new_pids;
+	const struct cli_flag flags[] = {
+		{ 'n', "pidns", &pidns }, { 'N', "new-pids", &new_pids },
+	};
 
-	cli_parse_flag(argc, argv, 'i', "input", &in, 'n', "pidns", &pidns, 0,
-		       usage);
+	cli_parse_flags(argc, argv, 'i', "input", &in, flags, 2, 0, usage);
+	if (pidns && new_pids) {
+		fprintf(stderr, "rstr: --pidns keeps the saved pids, --new-pids changes them: one or the other\n");
+		return 2;
+	}
 	if (in) {
 		fd = open(in, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
@@ -169,8 +182,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (cr_image_peek(fd, &head)) {
-		if (pidns) {
-			fprintf(stderr, "rstr: --pidns: the image cannot be read ahead (not an image of this format, or a terminal or socket)\n");
+		if (pidns || new_pids) {
+			fprintf(stderr, "rstr: %s: the image cannot be read ahead (not an image of this format, or a terminal or socket)\n",
+				pidns ? "--pidns" : "--new-pids");
 			return 1;
 		}
 		/* the kernel judges an image that cannot be read ahead alone */
@@ -179,8 +193,13 @@ int main(int argc, char **argv)
 	if (pidns)
 		return restart_pidns(fd, &head);
 	if (is_tree(&head) || leads(&head))
-		return restart_tree(fd, &head);
+		return restart_tree(fd, &head, new_pids);
 	/* a multi-threaded process keeps its pid: see cr_restart_pid() */
+	if (head.nr_tasks > 1 && new_pids) {
+		fprintf(stderr, "rstr: --new-pids: process %d has threads, whose ids libc keeps: it restarts only under its saved pids (or --pidns)\n",
+			head.pid);
+		return 1;
+	}
 	if (head.nr_tasks > 1)
 		return restart_child(fd, head.pid);
 	cr_image_head_free(&head);

@@ -10,11 +10,13 @@
  *     variable keep handing it over, in order;
  *   - the restarted process keeps its pid (restart_from() restarts it in a
  *     child with that pid, as rstr does);
- *   - refusals: a process whose child runs (EBUSY, and it carries on),
+ *   - refusals: new pids (RESTART_NEW_PIDS, rstr --new-pids: EOPNOTSUPP),
+ *     a process whose child runs (EBUSY, and it carries on),
  *     a thread instead of its process (EINVAL), thread ids still taken
  *     at restart, a caller of another pid (EBUSY, the caller unharmed);
  *   - restarts killed at every point: each ends, no thread is left.
  */
+#include "crctl.h"
 #include "crtest.h"
 #include "peek.h"
 #include "tap.h"
@@ -241,6 +243,30 @@ static void handoffs(void)
 	kill_wait(r);
 }
 
+/*
+ * New pids are for single-threaded processes (libc keeps thread ids):
+ * the kernel refuses the coordinated restart of this image under new
+ * pids (EOPNOTSUPP, saying why), and rstr --new-pids refuses it too.
+ */
+static void new_pids_refused(void)
+{
+	int fd = open(IMG, O_RDONLY | O_CLOEXEC), st;
+	const char *why;
+	long ret;
+
+	if (fd < 0)
+		tap_bail("setup: no image");
+	ret = cr_restart(0, fd, RESTART_COORDINATE | RESTART_NEW_PIDS);
+	close(fd);
+	why = engine_stat("restart.refused");
+	tap_ok(ret == -EOPNOTSUPP && strstr(why, "has threads"),
+	       "RESTART_NEW_PIDS for a multi-threaded process: EOPNOTSUPP (%ld, \"%s\")",
+	       ret, why);
+	st = system("rstr --new-pids -i " IMG " 2>/dev/null");
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 1,
+	       "rstr --new-pids refuses it, exit 1 (status %#x)", st);
+}
+
 static void refusals(void)
 {
 	struct rec rec = { 0 };
@@ -269,9 +295,10 @@ static void refusals(void)
 
 int main(void)
 {
-	tap_plan(13);
+	tap_plan(15);
 	engine_on();
 	workers();
+	new_pids_refused();
 	handoffs();
 	refusals();
 	return tap_done();

@@ -18,6 +18,9 @@
  *     and no process of the tree is left;
  *   - rstr --pidns: the tree comes back with its saved pids in a new pid
  *     namespace while the stopped original still holds them outside;
+ *   - rstr --new-pids: while the stopped original holds them, the tree
+ *     comes back under other pids with the same shape, and a zombie
+ *     under another pid, reaped with its saved status;
  *   - a task joining a restart that is not the coordinator's equal: EPERM.
  * The test is a child subreaper: the processes it kills are its to reap,
  * so their pids are free again.
@@ -50,7 +53,7 @@
 
 struct line {
 	long count;
-	int ppid, pgid, sid;
+	int pid, ppid, pgid, sid;
 };
 
 static void reap_all(void)
@@ -74,8 +77,8 @@ static bool read_line(pid_t pid, struct line *l)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	return sscanf(buf, "%ld %d %d %d", &l->count, &l->ppid, &l->pgid,
-		      &l->sid) == 4;
+	return sscanf(buf, "%ld %d %d %d %d", &l->count, &l->pid, &l->ppid,
+		      &l->pgid, &l->sid) == 5;
 }
 
 /* The pids the tree's processes wrote their files under. */
@@ -418,6 +421,84 @@ static void shared_tables(void)
 	kill_all(pids, 2);
 }
 
+/*
+ * The count tree stopped and checkpointed into IMG; its pids in @pids,
+ * their lines then in @before. Returns the root's pid.
+ */
+static pid_t saved_count(pid_t *pids, struct line *before)
+{
+	pid_t root = start_count(pids);
+	int i;
+
+	if (!stop_all(pids, NPROC) || checkpoint_retry(root, IMG) <= 0)
+		tap_bail("setup: no image of the tree");
+	for (i = 0; i < NPROC; i++)
+		if (!read_line(pids[i], &before[i]))
+			tap_bail("setup: no line from %d", pids[i]);
+	return root;
+}
+
+/* The pid now of the process saved as @old, from the lines; 0 if none. */
+static pid_t now_of(const pid_t *pids, const struct line *after, pid_t old)
+{
+	int i;
+
+	for (i = 0; i < NPROC; i++)
+		if (pids[i] == old)
+			return after[i].pid;
+	return 0;
+}
+
+/*
+ * rstr --new-pids: the saved pids taken (the original, stopped, holds
+ * them), the tree comes back under other pids in the same shape: each
+ * process the child of its saved parent's, in the session and group of
+ * its saved leaders'.
+ */
+static void new_pids(void)
+{
+	struct line before[NPROC], after[NPROC];
+	pid_t pids[NPROC], root, r;
+	int i, k, moved = 0, same = 0;
+
+	root = saved_count(pids, before);
+	r = rstr_opt("--new-pids", IMG);
+	for (i = 0; i < NPROC; i++) {
+		for (k = 0; k < 200; k++) {
+			if (read_line(pids[i], &after[i]) &&
+			    after[i].count > before[i].count + 5)
+				break;
+			sleep_ms(50);
+		}
+		moved += after[i].count > before[i].count + 5 &&
+			 after[i].pid != pids[i] && after[i].pid > 0;
+	}
+	tap_ok(moved == NPROC,
+	       "rstr --new-pids: the saved pids taken, all %d processes count on under other pids (%d did)",
+	       NPROC, moved);
+	for (i = 0; i < NPROC && moved == NPROC; i++) {
+		pid_t ppid = pids[i] == root ? r : now_of(pids, after, before[i].ppid);
+
+		if (after[i].ppid == ppid &&
+		    after[i].pgid == now_of(pids, after, before[i].pgid) &&
+		    after[i].sid == now_of(pids, after, before[i].sid))
+			same++;
+		else
+			tap_diag("%d (saved %d): ppid %d pgid %d sid %d, saved %d %d %d",
+				 after[i].pid, pids[i], after[i].ppid, after[i].pgid,
+				 after[i].sid, before[i].ppid, before[i].pgid,
+				 before[i].sid);
+	}
+	tap_ok(same == NPROC,
+	       "the same shape: each the child of its saved parent's process, in its saved leaders' session and group (%d of %d)",
+	       same, NPROC);
+	for (i = 0; i < NPROC; i++)
+		if (after[i].pid > 0 && after[i].pid != pids[i])
+			kill(after[i].pid, SIGKILL);
+	wait_exit(r, 30);
+	kill_all(pids, NPROC);
+}
+
 /* The rstr child that is the new namespace's init, or 0. */
 static pid_t child_of(pid_t parent)
 {
@@ -446,6 +527,39 @@ static pid_t child_of(pid_t parent)
 }
 
 /*
+ * rstr --new-pids with an unreaped zombie, the original (stopped) holding
+ * the saved pids: the zombie comes back under another pid, and its
+ * parent reaps it with the saved status.
+ */
+static void new_pids_zombie(void)
+{
+	pid_t root, child, r, now;
+	int k, got_pid = 0, got_st = 0;
+	char buf[64];
+
+	root = start("zombie");
+	child = pid_in(TDIR "/child");
+	if (!child || !stop_task(root))
+		tap_bail("setup: the child did not start");
+	for (k = 0; k < 100 && proc_state(child) != 'Z'; k++)
+		sleep_ms(20);
+	if (checkpoint_retry(root, IMG) <= 0)
+		tap_bail("setup: no image of the zombie tree");
+	r = rstr_opt("--new-pids", IMG);
+	close(open(TDIR "/reap", O_CREAT | O_WRONLY, 0644));
+	read_result(buf, sizeof(buf));
+	sscanf(buf, "%d %d", &got_pid, &got_st);
+	tap_ok(got_pid > 0 && got_pid != child && got_st == 7 << 8,
+	       "rstr --new-pids: a zombie comes back under another pid than %d, its parent reaps it with the saved status (\"%d %d\")",
+	       child, got_pid, got_st);
+	now = child_of(r);
+	if (now)
+		kill(now, SIGKILL);
+	wait_exit(r, 30);
+	kill_all(&root, 1);
+}
+
+/*
  * rstr --pidns: the tree comes back in a new pid namespace with its saved
  * pids while the original, stopped, still holds them outside.
  */
@@ -453,14 +567,9 @@ static void pidns(void)
 {
 	struct line before[NPROC];
 	pid_t pids[NPROC], root, r, init = 0;
-	int i, k;
+	int k;
 
-	root = start_count(pids);
-	if (!stop_all(pids, NPROC) || checkpoint_retry(root, IMG) <= 0)
-		tap_bail("setup: no image of the tree");
-	for (i = 0; i < NPROC; i++)
-		if (!read_line(pids[i], &before[i]))
-			tap_bail("setup: no line from %d", pids[i]);
+	root = saved_count(pids, before);
 	r = rstr_opt("--pidns", IMG);
 	counting(pids, before, root, " in a new pid namespace");
 	for (k = 0; k < 100 && !(init = child_of(r)); k++)
@@ -535,7 +644,7 @@ static void killed(void)
 
 int main(void)
 {
-	tap_plan(16);
+	tap_plan(19);
 	engine_on();
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
@@ -546,6 +655,8 @@ int main(void)
 	shared_files();
 	shared_tables();
 	killed();
+	new_pids();
+	new_pids_zombie();
 	pidns();
 	stranger();
 	return tap_done();

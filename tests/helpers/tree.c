@@ -6,16 +6,16 @@
  *   count   three levels: the root, 2 children, 2 grandchildren each (7
  *           processes). The root leads a new session; each child leads
  *           its own process group, its children in it. Each process
- *           counts, rewriting DIR/<pid> in place as "count ppid pgid
- *           sid\n" (fixed width) every 5 ms. All share the root's
+ *           counts, rewriting DIR/<pid> in place as "count pid ppid
+ *           pgid sid\n" (fixed width; the pid it has now) every 5 ms. All share the root's
  *           standard streams.
  *   wait    the root forks a child (its pid in DIR/child) that exits 42
  *           once DIR/go exists,
  *           and blocks in waitpid() for it; then writes DIR/result as
  *           "pid status\n" and sleeps.
  *   zombie  the root forks a child that exits 7 at once, and reaps it
- *           only once DIR/reap exists; then writes DIR/result as
- *           "pid status\n" and sleeps.
+ *           (waitpid(-1): whatever its pid) only once DIR/reap exists;
+ *           then writes DIR/result as "pid status\n" and sleeps.
  *   share   the root clones a child sharing its files table and fs_struct
  *           (CLONE_FILES | CLONE_FS; its pid in DIR/child). Once DIR/go
  *           exists the child opens DIR/opened, changes to DIR/sub and sets
@@ -84,8 +84,8 @@ static void counter(int up)
 	if (fd < 0)
 		_exit(9);
 	for (;;) {
-		snprintf(line, sizeof(line), "%012ld %8d %8d %8d\n", ++n,
-			 getppid(), getpgid(0), getsid(0));
+		snprintf(line, sizeof(line), "%012ld %8d %8d %8d %8d\n", ++n,
+			 getpid(), getppid(), getpgid(0), getsid(0));
 		if (pwrite(fd, line, strlen(line), 0) < 0)
 			_exit(9);
 		/* running: said once its first line is there to read */
@@ -157,7 +157,9 @@ static int tree_wait(int zombie)
 	if (zombie)
 		while (!exists("reap"))
 			nap();
-	if (waitpid(pid, &st, 0) != pid)
+	/* its only child, by no pid: under new pids the zombie has another */
+	pid = zombie ? waitpid(-1, &st, 0) : waitpid(pid, &st, 0);
+	if (pid < 0)
 		st = -1;
 	snprintf(line, sizeof(line), "%d %d\n", pid, st);
 	put("result", line);

@@ -323,7 +323,7 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		t0 = now_ms();
 		fd = open(DIR "/img", O_RDONLY);
 		root = cr_image_peek(fd, &head) ? -EINVAL :
-		       cr_restart_tree(fd, &head, why, sizeof(why));
+		       cr_restart_tree(fd, &head, false, why, sizeof(why));
 		if (root > 0)
 			wait_file(DIR "/resumed", 50);
 		rstr = now_ms() - t0;

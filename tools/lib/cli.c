@@ -5,29 +5,37 @@
 #include <getopt.h>
 #include <stdlib.h>
 
-int cli_parse_flag(int argc, char **argv, char opt, const char *name,
-		   const char **file, char flag, const char *flagname,
-		   int *set, int nargs, void (*usage)(FILE *))
+#define CLI_MAX_FLAGS 4
+
+int cli_parse_flags(int argc, char **argv, char opt, const char *name,
+		    const char **file, const struct cli_flag *flags,
+		    int nflags, int nargs, void (*usage)(FILE *))
 {
-	const struct option opts[] = {
+	struct option opts[CLI_MAX_FLAGS + 3] = {
 		{ name, required_argument, NULL, opt },
 		{ "help", no_argument, NULL, 'h' },
-		{ flagname, no_argument, NULL, flag },
-		{ NULL, 0, NULL, 0 },
 	};
-	char shortopts[] = { opt, ':', 'h', flag, '\0' };
-	int c;
+	char shortopts[CLI_MAX_FLAGS + 4] = { opt, ':', 'h' };
+	int c, i;
 
+	if (nflags > CLI_MAX_FLAGS)
+		abort();
+	for (i = 0; i < nflags; i++) {
+		opts[2 + i] = (struct option){ flags[i].name, no_argument, NULL,
+					       flags[i].flag };
+		shortopts[3 + i] = flags[i].flag;
+		*flags[i].set = 0;
+	}
 	*file = NULL;
-	if (set)
-		*set = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			exit(0);
 		}
-		if (flag && c == flag) {
-			++*set;
+		for (i = 0; i < nflags && c != flags[i].flag; i++)
+			;
+		if (i < nflags) {
+			++*flags[i].set;
 			continue;
 		}
 		if (c != opt) {
@@ -46,6 +54,6 @@ int cli_parse_flag(int argc, char **argv, char opt, const char *name,
 int cli_parse(int argc, char **argv, char opt, const char *name,
 	      const char **file, int nargs, void (*usage)(FILE *))
 {
-	return cli_parse_flag(argc, argv, opt, name, file, '\0', NULL, NULL,
-			      nargs, usage);
+	return cli_parse_flags(argc, argv, opt, name, file, NULL, 0, nargs,
+			       usage);
 }

@@ -14,9 +14,16 @@
 int cli_parse(int argc, char **argv, char opt, const char *name,
 	      const char **file, int nargs, void (*usage)(FILE *));
 
-/* The same, with one more option "-FLAG | --FLAGNAME" counted in *@set. */
-int cli_parse_flag(int argc, char **argv, char opt, const char *name,
-		   const char **file, char flag, const char *flagname,
-		   int *set, int nargs, void (*usage)(FILE *));
+/* An option without argument, "-FLAG | --NAME", counted in *set. */
+struct cli_flag {
+	char flag;
+	const char *name;
+	int *set;
+};
+
+/* The same, with the @nflags options of @flags too. */
+int cli_parse_flags(int argc, char **argv, char opt, const char *name,
+		    const char **file, const struct cli_flag *flags,
+		    int nflags, int nargs, void (*usage)(FILE *));
 
 #endif /* CLI_H */

@@ -2,13 +2,15 @@
 /*
  * mktree: create the saved process tree and restart it, coordinated.
  *
- * Phase 1: each process, created by its parent with its saved pid, makes
- * its session (setsid()) or its own process group, creates its children
- * and reports on the "ready" pipe ('R', or 'E' after printing why).
+ * Phase 1: each process, created by its parent with its saved pid (or,
+ * new pids, any), notes its pid in the shared map, makes its session
+ * (setsid()) or its own process group, creates its children and reports
+ * on the "ready" pipe ('R', or 'E' after printing why).
  * Phase 2, once the coordinator has heard from every process: each joins
- * a group led by another process of the tree, then a zombie exits with
- * its saved status and a live process joins the restart. The coordinator
- * waits for the zombies to be zombies, then coordinates the restart.
+ * a group led by another process of the tree (its pid now from the map),
+ * then a zombie exits with its saved status and a live process joins the
+ * restart. The coordinator waits for the zombies to be zombies, then
+ * coordinates the restart.
  */
 #include "mktree.h"
 #include "crctl.h"
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,6 +33,8 @@
 struct mktree {
 	int fd;				/* the image */
 	const struct cr_image_head *head;
+	bool new_pids;
+	pid_t *now;			/* each TREE entry's pid now (shared) */
 	int ready[2], go[2];
 };
 
@@ -38,15 +43,21 @@ static int is_process(const struct ckpt_tree_task *e)
 	return e->pid == e->tgid;
 }
 
-/* Whether @nr is the pid of a process of the tree. */
-static int tree_has(const struct cr_image_head *head, pid_t nr)
+/* The pid now of process @nr of the tree (its saved pid), or 0. */
+static pid_t pid_now(const struct mktree *m, pid_t nr)
 {
 	unsigned int i;
 
-	for (i = 0; i < head->nr_tasks; i++)
-		if (head->tasks[i].pid == nr && is_process(&head->tasks[i]))
-			return 1;
+	for (i = 0; i < m->head->nr_tasks; i++)
+		if (m->head->tasks[i].pid == nr && is_process(&m->head->tasks[i]))
+			return m->now[i];
 	return 0;
+}
+
+/* A child with saved pid @nr: that pid, or (new pids) any. */
+static pid_t fork_as(const struct mktree *m, pid_t nr)
+{
+	return m->new_pids ? fork() : cr_fork_pid(nr);
 }
 
 /* A zombie: end as the saved one did, without a core dump. */
@@ -89,6 +100,7 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	close(m->ready[0]);
 	close(m->go[1]);
+	m->now[i] = getpid();
 
 	if (e->sid == e->pid) {
 		if (setsid() < 0) {
@@ -105,7 +117,7 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 
 		if (!is_process(f) || f->ppid != e->pid)
 			continue;
-		pid = cr_fork_pid(f->pid);
+		pid = fork_as(m, f->pid);
 		if (!pid)
 			make_process(m, j);
 		if (pid < 0) {
@@ -123,13 +135,13 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 	close(m->go[0]);
 
 	/* a group led by another process of the tree, now that all exist */
-	if (e->pgid != e->pid && tree_has(head, e->pgid) &&
-	    setpgid(0, e->pgid) < 0)
+	if (e->pgid != e->pid && pid_now(m, e->pgid) &&
+	    setpgid(0, pid_now(m, e->pgid)) < 0)
 		fprintf(stderr, "rstr: process %d: setpgid %d: %m\n", e->pid,
 			e->pgid);
 	if (e->flags & CKPT_TREE_ZOMBIE)
 		die_as(e->exit_code);
-	ret = cr_restart(0, m->fd, RESTART_JOIN);
+	ret = cr_restart(m->new_pids ? e->pid : 0, m->fd, RESTART_JOIN);
 	fprintf(stderr, "rstr: process %d: restart failed: %s (%s)\n", e->pid,
 		strerror((int)-ret), strerrorname_np((int)-ret));
 	_exit(1);
@@ -167,9 +179,9 @@ static int wait_ready(struct mktree *m, unsigned int n, char *why,
 }
 
 /* Each zombie must have exited before the restart checks it. */
-static int wait_zombies(const struct cr_image_head *head, char *why,
-			size_t whylen)
+static int wait_zombies(const struct mktree *m, char *why, size_t whylen)
 {
+	const struct cr_image_head *head = m->head;
 	struct timespec nap = { 0, 2000000 };
 	unsigned int i, tries;
 
@@ -179,7 +191,7 @@ static int wait_zombies(const struct cr_image_head *head, char *why,
 
 		if (!(e->flags & CKPT_TREE_ZOMBIE))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", e->pid);
+		snprintf(path, sizeof(path), "/proc/%d/stat", m->now[i]);
 		for (tries = 0; tries < MKTREE_TIMEOUT_MS / 2; tries++) {
 			int fd = open(path, O_RDONLY | O_CLOEXEC);
 			ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
@@ -200,10 +212,11 @@ static int wait_zombies(const struct cr_image_head *head, char *why,
 	return 0;
 }
 
-pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
-		      size_t whylen)
+pid_t cr_restart_tree(int fd, const struct cr_image_head *head, bool new_pids,
+		      char *why, size_t whylen)
 {
-	struct mktree m = { .fd = fd, .head = head };
+	struct mktree m = { .fd = fd, .head = head, .new_pids = new_pids };
+	size_t maplen = head->nr_tasks * sizeof(*m.now);
 	unsigned int i, n = 0;
 	char *go = NULL;
 	pid_t root;
@@ -211,15 +224,24 @@ pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
 
 	for (i = 0; i < head->nr_tasks; i++)
 		n += is_process(&head->tasks[i]);
-	if (pipe2(m.ready, O_CLOEXEC))
+	/* replaced by each restored process's own memory: only mktree's */
+	m.now = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m.now == MAP_FAILED)
 		return -errno;
+	if (pipe2(m.ready, O_CLOEXEC)) {
+		ret = -errno;
+		munmap(m.now, maplen);
+		return ret;
+	}
 	if (pipe2(m.go, O_CLOEXEC)) {
 		ret = -errno;
 		close(m.ready[0]);
 		close(m.ready[1]);
+		munmap(m.now, maplen);
 		return ret;
 	}
-	root = cr_fork_pid(head->tasks[0].pid);
+	root = fork_as(&m, head->tasks[0].pid);
 	if (!root)
 		make_process(&m, 0);
 	close(m.ready[1]);
@@ -248,10 +270,11 @@ pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
 	}
 	close(m.go[1]);
 	m.go[1] = -1;
-	ret = wait_zombies(head, why, whylen);
+	ret = wait_zombies(&m, why, whylen);
 	if (ret)
 		goto out;
-	ret = cr_restart(0, fd, RESTART_COORDINATE);
+	ret = cr_restart(0, fd, RESTART_COORDINATE |
+			 (new_pids ? RESTART_NEW_PIDS : 0));
 	if (ret < 0)
 		snprintf(why, whylen, "the restart failed: %s (%s); %s",
 			 strerror((int)-ret), strerrorname_np((int)-ret),
@@ -261,6 +284,7 @@ out:
 	if (m.go[1] >= 0)
 		close(m.go[1]);	/* without 'G': every process exits */
 	close(m.ready[0]);
+	munmap(m.now, maplen);
 	if (ret < 0 && root > 0)
 		kill(root, SIGKILL);
 	return ret < 0 ? (pid_t)ret : root;

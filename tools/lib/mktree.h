@@ -6,23 +6,27 @@
  * set_tid), session and process group, and every zombie as a child that
  * exits with the saved status; each live process then joins the restart
  * (RESTART_JOIN) with the same open image and becomes its saved process.
+ * With new pids, the processes are created with whatever pids fork()
+ * gives, in the same shape (parents, sessions, groups), and each joins
+ * as its saved pid (RESTART_NEW_PIDS).
  */
 #ifndef MKTREE_H
 #define MKTREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "peek.h"
 
 /*
- * Restart the tree of the image on @fd, whose TREE record is in @head.
- * Returns the root's pid (a child of the caller, running the restored
- * program) on success. On failure returns -errno and says why in @why:
- * every process it made has exited or is exiting (the caller reaps the
- * root with waitpid()).
+ * Restart the tree of the image on @fd, whose TREE record is in @head,
+ * under its saved pids or (@new_pids) new ones. Returns the root's pid (a
+ * child of the caller, running the restored program) on success. On
+ * failure returns -errno and says why in @why: every process it made has
+ * exited or is exiting (the caller reaps the root with waitpid()).
  */
-pid_t cr_restart_tree(int fd, const struct cr_image_head *head, char *why,
-		      size_t whylen);
+pid_t cr_restart_tree(int fd, const struct cr_image_head *head, bool new_pids,
+		      char *why, size_t whylen);
 
 #endif /* MKTREE_H */
