@@ -38,10 +38,11 @@ static void usage(FILE *f)
 		"pid 1 is refused.\n"
 		"-N, --new-pids: restart a tree with whatever pids are free, in the\n"
 		"same shape (parents, sessions, process groups), when its saved pids\n"
-		"are taken. Only single-threaded processes (libc keeps thread ids);\n"
-		"what the processes' memory holds of pids (a pid file, a variable, a\n"
-		"waitpid() it is blocked in) stays as saved. A lone process restarts\n"
-		"in place (this process's pid) anyway.\n"
+		"are taken. Only single-threaded processes: threads come back only\n"
+		"with their saved ids, which libc keeps. What the processes' memory\n"
+		"holds of pids (a pid file, a variable, a waitpid() it is blocked in)\n"
+		"stays as saved. A lone process restarts in place (this process's\n"
+		"pid) anyway.\n"
 		"On a failed restart nothing is left running and rstr exits 1.\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
 }
@@ -196,7 +197,7 @@ int main(int argc, char **argv)
 		return restart_tree(fd, &head, new_pids);
 	/* a multi-threaded process keeps its pid: see cr_restart_pid() */
 	if (head.nr_tasks > 1 && new_pids) {
-		fprintf(stderr, "rstr: --new-pids: process %d has threads, whose ids libc keeps: it restarts only under its saved pids (or --pidns)\n",
+		fprintf(stderr, "rstr: --new-pids: process %d has threads, which come back only with their saved ids: it restarts only under its saved pids (or --pidns)\n",
 			head.pid);
 		return 1;
 	}

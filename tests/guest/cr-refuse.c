@@ -11,7 +11,8 @@
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
  *   named anonymous mapping (kernels with it), a file owner (F_SETOWN),
  *   O_ASYNC, a flock(), POSIX or OFD lock, a utilization clamp, a core
- *   scheduling cookie, speculation control (kernels and CPUs with them);
+ *   scheduling cookie, speculation control (kernels and CPUs with them),
+ *   a child forked by a non-leader thread with a parent-death signal;
  *   all run on to their end afterwards.
  *   restart: bad magic, another format version, a different xstate in
  *   the arch record (EINVAL), truncation (EIO), a bad tail (EINVAL, found
@@ -26,6 +27,7 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -385,12 +387,50 @@ static bool spec_ctrl(void)
 	return false;
 }
 
+/*
+ * A child forked by a thread other than the leader, with a parent-death
+ * signal: it follows that thread, and restart would make it the leader's
+ * child. The thread stays (its exit would fire the signal) until the
+ * process exits; the child, stopped, dies with it (SIGKILL).
+ */
+static void *fork_from_thread(void *arg)
+{
+	int *ready = arg;
+	pid_t pid = fork();
+	bool stopped;
+	int st;
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		raise(SIGSTOP);
+		for (;;)
+			pause();
+	}
+	stopped = pid > 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st);
+	if (write(ready[1], stopped ? "y" : "n", 1) != 1)
+		_exit(3);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static bool thread_child_pdeath(void)
+{
+	pthread_t th;
+	int ready[2];
+	char c = 'n';
+
+	if (pipe(ready) || pthread_create(&th, NULL, fork_from_thread, ready))
+		return false;
+	return read(ready[0], &c, 1) == 1 && c == 'y';
+}
+
 int main(void)
 {
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 16);
+	tap_plan(21 + 2 * 17);
 	engine_on();
 	refuse_running();
 	refuse_pipe();
@@ -413,6 +453,8 @@ int main(void)
 	refuse_stopped_child(util_clamp, "a utilization clamp");
 	refuse_stopped_child(core_cookie, "a core scheduling cookie");
 	refuse_stopped_child(spec_ctrl, "PR_SPEC_STORE_BYPASS disabled");
+	refuse_stopped_child(thread_child_pdeath,
+			     "a child of a non-leader thread with PR_SET_PDEATHSIG");
 
 	/* A good image to damage. */
 	counter_image("/tmp/refuse.out", IMG);

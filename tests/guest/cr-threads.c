@@ -244,7 +244,8 @@ static void handoffs(void)
 }
 
 /*
- * New pids are for single-threaded processes (libc keeps thread ids):
+ * New pids are for single-threaded processes (threads come back with
+ * their saved ids only):
  * the kernel refuses the coordinated restart of this image under new
  * pids (EOPNOTSUPP, saying why), and rstr --new-pids refuses it too.
  */
