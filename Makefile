@@ -181,7 +181,7 @@ bench:
 	@$(MAKE) -s kernel image VARIANT=bench
 	@rm -rf $(B)/bench && mkdir -p $(B)/bench
 	@qemu/run-qemu.sh --kernel $(B)/kernel-bench/arch/x86/boot/bzImage \
-		--initrd $(INITRD) --mem 6G --smp 1 --timeout 1800 \
+		--initrd $(INITRD) --mem 6G --smp 1 --timeout 3600 \
 		--log $(B)/logs/console-bench.log --share $(B)/bench \
 		--cmd 'bench-guest "$(BENCH_SIZES)" $(BENCH_REPS)'
 	@qemu/bench-report.sh $(B)/bench docs

@@ -3,31 +3,42 @@
  * crbench: the guest side of "make bench" for this engine and for the
  * copy-once floor; prints one tab-separated line per repetition.
  *
+ * Both tools are timed the same way, as a user runs them: the command
+ * line tools, fork and exec included (ckpt and rstr here, criu there),
+ * output on tmpfs. Each side's kernel-side (or own) times come from its
+ * statistics, kept for the report.
+ *
  *   crbench engine MIB REPS [MAP_GIB [THREADS [PROCS]]]
- *	checkpoint: SIGSTOP of the workload to the complete image on tmpfs
- *	(the stop is in the time, as CRIU's freezing is in its dump);
- *	restart: the restart request to the workload running again (a
- *	multi-threaded one in a child with its pid, as rstr does; a tree of
- *	PROCS processes of MIB MiB each made and restarted as rstr does).
+ *	checkpoint: SIGSTOP of the workload (its process group) to "ckpt
+ *	PID -o DIR/img" done (the stop is in the time, as CRIU's freezing
+ *	is in its dump; the workload is left stopped, as criu dump
+ *	--leave-stopped leaves it); restart: "rstr -i DIR/img" started to
+ *	the workload running again (it marks its resumption).
  *	-> engine MIB MAP_GIB rep ckpt_ms rstr_ms image_bytes
  *	   (with THREADS > 1: engine-thr MIB THREADS rep ...; with PROCS:
  *	   engine-tree MIB PROCS rep ...)
  *   crbench criu MIB REPS [STATS_DIR [THREADS [PROCS]]]
- *	criu dump -t PID -D DIR (its freezing included) and criu restore -D
- *	DIR -d (which returns once the task runs), images on tmpfs, stats
- *	(--display-stats) kept in STATS_DIR/criu-{dump,restore}-MIB-REP.txt
+ *	criu dump -t PID -D DIR --leave-stopped (its freezing included) and
+ *	criu restore -D DIR -d (which returns once the task runs), images
+ *	and output on tmpfs, the output (--display-stats) copied after the
+ *	timing into STATS_DIR/criu-{dump,restore}-MIB-REP.txt
  *	(-MIB-tTHREADS-REP.txt with THREADS, -MIB-pPROCS-REP.txt with PROCS).
  *	-> criu MIB 0 rep dump_ms restore_ms image_bytes
  *	   (with THREADS: criu-thr MIB THREADS rep ...; with PROCS: criu-tree
  *	   MIB PROCS rep ...)
+ *   With WORKLOAD_VMAS=N or WORKLOAD_FILES=N in the environment (passed on
+ *   to the workload: N more VMAs, N more open files), engine and criu
+ *   lines are engine-vmas / engine-files MIB N rep ... (criu-vmas,
+ *   criu-files), their stats tagged MIB-vN / MIB-fN.
  *   crbench floor MIB REPS
  *	the same bytes written once from user memory to a tmpfs file with
- *	write(), and read back once into fresh memory with read().
+ *	write(), and read back once into fresh memory with read();
  *	-> floor MIB 0 rep write_ms read_ms bytes
+ *	and, the destination memory faulted in beforehand (untimed), copied
+ *	once with memcpy() and read back once with read():
+ *	-> floor-pf MIB 0 rep memcpy_ms read_ms bytes
  */
 #include "crctl.h"
-#include "mktree.h"
-#include "peek.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,12 +50,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define DIR "/tmp/bench"
 #define MAX_PROCS 1024
+
+/* The scaling rows: "vmas" or "files" and N, from the environment. */
+static const char *objs, *objs_n;
 
 static double now_ms(void)
 {
@@ -195,27 +211,91 @@ static void kill_tree(pid_t pid, const pid_t *kids, int n)
 		;
 }
 
-/* Checkpoint @pid into DIR/img: the crid (or -errno); its size in *@size. */
-static long checkpoint_image(pid_t pid, long long *size)
+/* Start @argv, its output into @out (tmpfs); its pid. */
+static pid_t start_cmd(char *const argv[], const char *out)
 {
-	int fd = open(DIR "/img", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	long crid = fd < 0 ? -errno : cr_checkpoint(pid, fd, 0);
+	pid_t pid = fork();
 
-	*size = fd < 0 ? 0 : lseek(fd, 0, SEEK_END);
-	if (fd >= 0)
-		close(fd);
-	return crid;
+	if (!pid) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Run @argv, its output into @out; its exit status (128: killed). */
+static int run(char *const argv[], const char *out)
+{
+	pid_t pid = start_cmd(argv, out);
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return 128;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* The size of @path, 0 if none. */
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_size;
+}
+
+/* "ckpt PID -o DIR/img": 0 on success; the image's size in *@size. */
+static int checkpoint_image(pid_t pid, long long *size)
+{
+	char pidstr[16];
+	char *argv[] = { "ckpt", pidstr, "-o", DIR "/img", NULL };
+	int ret;
+
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	ret = run(argv, DIR "/ckpt.out");
+	*size = file_size(DIR "/img");
+	if (ret)
+		fprintf(stderr, "crbench: ckpt failed (%d): see %s\n", ret, DIR "/ckpt.out");
+	return ret;
+}
+
+/* "rstr -i DIR/img" started: its pid (it waits for the restarted root). */
+static pid_t restart_image(void)
+{
+	char *argv[] = { "rstr", "-i", DIR "/img", NULL };
+
+	return start_cmd(argv, DIR "/rstr.out");
+}
+
+/* Copy @from (tmpfs, debugfs) to @to (the host's share), after the timing. */
+static void keep(const char *from, const char *to)
+{
+	char buf[4096];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ssize_t n;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			break;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
 }
 
 /* The engine's own statistics of the last checkpoint and restart. */
 static void save_stats(const char *mib, const char *gib, const char *threads,
 		       const char *procs, int rep)
 {
-	char path[256], buf[4096];
-	int in, out;
-	ssize_t n;
+	char path[256];
 
-	if (procs)
+	if (objs)
+		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-%c%s-%d.txt",
+			 mib, objs[0], objs_n, rep);
+	else if (procs)
 		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-p%s-%d.txt",
 			 mib, procs, rep);
 	else if (threads)
@@ -224,15 +304,7 @@ static void save_stats(const char *mib, const char *gib, const char *threads,
 	else
 		snprintf(path, sizeof(path), "/mnt/host/engine-stats/engine-%s-%s-%d.txt",
 			 mib, gib, rep);
-	in = open(CR_DEBUGFS "/stats", O_RDONLY);
-	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			break;
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
+	keep(CR_DEBUGFS "/stats", path);
 }
 
 static int engine(const char *mib, int reps, const char *gib, const char *threads)
@@ -244,8 +316,6 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
-		long crid;
-		int fd;
 
 		pid = start_workload(mib, gib, threads, NULL);
 
@@ -253,35 +323,40 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		kill(pid, SIGSTOP);
 		if (stopped(pid))
 			return 1;
-		crid = checkpoint_image(pid, &size);
+		if (checkpoint_image(pid, &size))
+			return 1;
 		ckpt = now_ms() - t0;
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		if (crid <= 0) {
-			fprintf(stderr, "crbench: checkpoint failed: %s\n", strerror(-crid));
-			return 1;
-		}
 
+		/*
+		 * rstr becomes a single-threaded process in place; a
+		 * multi-threaded one it restarts in a child with its pid
+		 * (free again: it was reaped), and waits for it.
+		 */
 		t0 = now_ms();
-		/* threads keep their process's pid: free again, pid was reaped */
-		r = thr ? cr_fork_pid(pid) : fork();
-		if (!r) {
-			fd = open(DIR "/img", O_RDONLY);
-			cr_restart(0, fd, 0);
-			_exit(1);
-		}
+		r = restart_image();
+		if (r < 0)
+			return 1;
 		wait_file(DIR "/resumed", 50);
 		rstr = now_ms() - t0;
+		if (thr)
+			kill(pid, SIGKILL);
 		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);
+		if (thr)
+			gone(pid);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
 		save_stats(mib, gib, threads, NULL, rep);
 		unlink(DIR "/img");
-		if (r < 0) {
-			fprintf(stderr, "crbench: no child with pid %d for the restart\n", pid);
-			return 1;
-		}
-		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", thr ? "engine-thr" : "engine",
-		       mib, thr ? threads : gib, rep, ckpt, rstr, size);
+		if (objs)
+			printf("engine-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", objs, mib,
+			       objs_n, rep, ckpt, rstr, size);
+		else
+			printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n",
+			       thr ? "engine-thr" : "engine", mib, thr ? threads : gib, rep,
+			       ckpt, rstr, size);
 		fflush(stdout);
 	}
 	return 0;
@@ -298,42 +373,31 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 	int rep;
 
 	for (rep = 1; rep <= reps; rep++) {
-		struct cr_image_head head;
 		double t0, ckpt, rstr;
-		char why[256] = "";
-		pid_t pid, root;
+		pid_t pid, r;
 		long long size;
-		long crid;
-		int fd, n;
+		int n;
 
 		pid = start_workload(mib, "0", "1", procs);
 		n = workload_children(kids, MAX_PROCS);
 		t0 = now_ms();
 		if (stop_tree(pid, kids, n))
 			return 1;
-		crid = checkpoint_image(pid, &size);
+		if (checkpoint_image(pid, &size))
+			return 1;
 		ckpt = now_ms() - t0;
 		kill_tree(pid, kids, n);
-		if (crid <= 0) {
-			fprintf(stderr, "crbench: checkpoint of the tree failed: %s\n",
-				strerror(-crid));
-			return 1;
-		}
 
+		/* rstr makes the tree with its pids and waits for its root */
 		t0 = now_ms();
-		fd = open(DIR "/img", O_RDONLY);
-		root = cr_image_peek(fd, &head) ? -EINVAL :
-		       cr_restart_tree(fd, &head, false, why, sizeof(why));
-		if (root > 0)
-			wait_file(DIR "/resumed", 50);
-		rstr = now_ms() - t0;
-		close(fd);
-		if (root < 0) {
-			fprintf(stderr, "crbench: restart of the tree failed: %s\n", why);
+		r = restart_image();
+		if (r < 0)
 			return 1;
-		}
-		cr_image_head_free(&head);
-		kill_tree(root, kids, n);
+		wait_file(DIR "/resumed", 50);
+		rstr = now_ms() - t0;
+		kill_tree(pid, kids, n);
+		kill(r, SIGKILL);
+		waitpid(r, NULL, 0);
 		save_stats(mib, "0", NULL, procs, rep);
 		unlink(DIR "/img");
 		printf("engine-tree\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, procs,
@@ -341,25 +405,6 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		fflush(stdout);
 	}
 	return 0;
-}
-
-/* Run argv with stdout into @out; its exit status. */
-static int run(char *const argv[], const char *out)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (!pid) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		perror(argv[0]);
-		_exit(127);
-	}
-	waitpid(pid, &st, 0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 static long long dir_bytes(const char *dir)
@@ -385,7 +430,9 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 	int rep, nkids;
 	char tag[32];
 
-	if (procs)
+	if (objs)
+		snprintf(tag, sizeof(tag), "%s-%c%s", mib, objs[0], objs_n);
+	else if (procs)
 		snprintf(tag, sizeof(tag), "%s-p%s", mib, procs);
 	else
 		snprintf(tag, sizeof(tag), thr ? "%s-t%s" : "%s", mib, threads);
@@ -393,7 +440,7 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 	for (rep = 1; rep <= reps; rep++) {
 		char pidstr[16], dump_out[256], rstr_out[256];
 		char *dump[] = { "criu", "dump", "-t", pidstr, "-D", DIR "/criu",
-				 "--display-stats", "-v1", NULL };
+				 "--leave-stopped", "--display-stats", "-v1", NULL };
 		char *restore[] = { "criu", "restore", "-D", DIR "/criu", "-d",
 				    "--display-stats", "-v1", NULL };
 		double t0, d, r;
@@ -408,33 +455,52 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, tag, rep);
 
 		t0 = now_ms();
-		if (run(dump, dump_out)) {
+		if (run(dump, DIR "/dump.out")) {
+			keep(DIR "/dump.out", dump_out);
 			fprintf(stderr, "crbench: criu dump failed: see %s\n", dump_out);
 			kill(pid, SIGKILL);
 			return 1;
 		}
 		d = now_ms() - t0;
-		waitpid(pid, NULL, 0);		/* dump killed it */
-		for (int i = 0; i < nkids; i++)
-			gone(kids[i]);
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		/* left stopped, as ckpt leaves it: killed and reaped untimed */
+		kill_tree(pid, kids, nkids);
 		size = dir_bytes(DIR "/criu");
 
 		t0 = now_ms();
-		if (run(restore, rstr_out)) {
+		if (run(restore, DIR "/restore.out")) {
+			keep(DIR "/restore.out", rstr_out);
 			fprintf(stderr, "crbench: criu restore failed: see %s\n", rstr_out);
 			return 1;
 		}
 		r = now_ms() - t0;
 		/* restored with its pid, not our child */
 		kill_tree(pid, kids, nkids);
-		printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n",
-		       procs ? "criu-tree" : thr ? "criu-thr" : "criu",
-		       mib, procs ?: thr ? threads : "0", rep, d, r, size);
+		keep(DIR "/dump.out", dump_out);
+		keep(DIR "/restore.out", rstr_out);
+		if (objs)
+			printf("criu-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", objs, mib,
+			       objs_n, rep, d, r, size);
+		else
+			printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n",
+			       procs ? "criu-tree" : thr ? "criu-thr" : "criu",
+			       mib, procs ?: thr ? threads : "0", rep, d, r, size);
 		fflush(stdout);
 	}
 	return 0;
+}
+
+/* DIR/floor read whole into @dst: 0, or -1. */
+static int read_floor(char *dst, size_t len)
+{
+	int fd = open(DIR "/floor", O_RDONLY);
+	size_t done;
+	ssize_t n;
+
+	for (done = 0; done < len; done += n)
+		if ((n = read(fd, dst + done, len - done)) <= 0)
+			break;
+	close(fd);
+	return done == len ? 0 : -1;
 }
 
 static int floor_(const char *mib, int reps)
@@ -470,15 +536,30 @@ static int floor_(const char *mib, int reps)
 		t0 = now_ms();
 		dst = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		fd = open(DIR "/floor", O_RDONLY);
-		for (done = 0; done < len; done += n)
-			if ((n = read(fd, dst + done, len - done)) <= 0)
-				return 1;
-		close(fd);
+		if (dst == MAP_FAILED || read_floor(dst, len))
+			return 1;
+		r = now_ms() - t0;
+		munmap(dst, len);
+		printf("floor\t%s\t0\t%d\t%.2f\t%.2f\t%zu\n", mib, rep, w, r, len);
+
+		/*
+		 * The copies alone, no page fault or page clearing in them:
+		 * MAP_POPULATE faults a writable private mapping in for writing.
+		 */
+		dst = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (dst == MAP_FAILED)
+			return 1;
+		t0 = now_ms();
+		memcpy(dst, src, len);
+		w = now_ms() - t0;
+		t0 = now_ms();
+		if (read_floor(dst, len))
+			return 1;
 		r = now_ms() - t0;
 		munmap(dst, len);
 		unlink(DIR "/floor");
-		printf("floor\t%s\t0\t%d\t%.2f\t%.2f\t%zu\n", mib, rep, w, r, len);
+		printf("floor-pf\t%s\t0\t%d\t%.2f\t%.2f\t%zu\n", mib, rep, w, r, len);
 		fflush(stdout);
 	}
 	free(src);
@@ -493,6 +574,17 @@ int main(int argc, char **argv)
 	}
 	/* the workloads' orphans are ours to reap */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	objs_n = getenv("WORKLOAD_VMAS");
+	objs = objs_n ? "vmas" : NULL;
+	if (!objs_n && (objs_n = getenv("WORKLOAD_FILES"))) {
+		/* both tools, and the workload, may hold that many */
+		struct rlimit rl = { strtoul(objs_n, NULL, 10) + 256,
+				     strtoul(objs_n, NULL, 10) + 256 };
+
+		objs = "files";
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			perror("crbench: RLIMIT_NOFILE");
+	}
 	if (!strcmp(argv[1], "engine") && argc > 6)
 		return engine_tree(argv[2], atoi(argv[3]), argv[6]);
 	if (!strcmp(argv[1], "engine"))

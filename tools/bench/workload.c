@@ -9,6 +9,11 @@
  * sleeps. When a restart cuts its sleep short it creates RESUMED, the benchmark's
  * "running again", and waits to be killed (30 s at most); so do the
  * children, without RESUMED.
+ *
+ * For the scaling rows, WORKLOAD_VMAS=N gives it N more VMAs (N pages
+ * written, every other one then made read-only, so that none merge) and
+ * WORKLOAD_FILES=N N more open files (DIR/files.dat, READY's directory,
+ * opened N times; RLIMIT_NOFILE raised to fit).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,6 +78,42 @@ static int sleep_on(const char *resumed)
 	}
 }
 
+/* WORKLOAD_VMAS and WORKLOAD_FILES: 0 on success. */
+static int objects(const char *ready)
+{
+	const char *v = getenv("WORKLOAD_VMAS"), *f = getenv("WORKLOAD_FILES");
+	size_t nv = v ? strtoul(v, NULL, 10) : 0, nf = f ? strtoul(f, NULL, 10) : 0, i;
+	char path[256], *dir;
+
+	if (nv) {
+		char *m = mmap(NULL, nv * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			return -1;
+		for (i = 0; i < nv; i++)
+			m[i * 4096] = (char)i;
+		for (i = 1; i < nv; i += 2)
+			if (mprotect(m + i * 4096, 4096, PROT_READ))
+				return -1;
+	}
+	if (nf) {
+		struct rlimit rl = { nf + 64, nf + 64 };
+
+		snprintf(path, sizeof(path), "%s", ready);
+		dir = strrchr(path, '/');
+		snprintf(dir ? dir + 1 : path, sizeof(path) - (dir ? dir + 1 - path : 0),
+			 "files.dat");
+		close(open(path, O_WRONLY | O_CREAT, 0644));
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			return -1;
+		for (i = 0; i < nf; i++)
+			if (open(path, O_RDONLY) < 0)
+				return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long threads = argc > 5 ? strtol(argv[5], NULL, 10) : 1;
@@ -94,6 +136,8 @@ int main(int argc, char **argv)
 	if (mem == MAP_FAILED)
 		return 2;
 	fill(mem, pages, stride, 0x9e3779b97f4a7c15ULL);
+	if (objects(argv[2]))
+		return 2;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
 	for (i = 1; i < (size_t)threads; i++)
