@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -16,13 +17,40 @@ static void usage(FILE *f)
 		"usage: ckpt PID [-o FILE]\n"
 		"Checkpoint task PID (stopped with kill -STOP, or frozen) into FILE\n"
 		"(default: standard output) and print the checkpoint id on stderr.\n"
+		"FILE is written under a temporary name beside it and renamed once the\n"
+		"checkpoint is complete: a failed checkpoint leaves an older FILE as it\n"
+		"was (a FILE that is not a regular file, a FIFO say, is written directly).\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
+}
+
+/*
+ * The descriptor to write @out through: a temporary file beside it
+ * (its name in @tmp) when @out is a regular file or does not exist yet,
+ * else @out itself (@tmp empty). -1 on failure, said.
+ */
+static int open_output(const char *out, char *tmp, size_t len)
+{
+	struct stat st;
+	int fd;
+
+	tmp[0] = '\0';
+	if (stat(out, &st) || S_ISREG(st.st_mode)) {
+		snprintf(tmp, len, "%s.XXXXXX", out);
+		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd < 0)
+			fprintf(stderr, "ckpt: %s: %s\n", tmp, strerror(errno));
+		return fd;
+	}
+	fd = open(out, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fprintf(stderr, "ckpt: %s: %s\n", out, strerror(errno));
+	return fd;
 }
 
 int main(int argc, char **argv)
 {
 	const char *out;
-	char *end;
+	char *end, tmp[4096] = "";
 	long pid, crid;
 	int fd = STDOUT_FILENO;
 	int arg = cli_parse(argc, argv, 'o', "output", &out, 1, usage);
@@ -33,11 +61,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (out) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			fprintf(stderr, "ckpt: %s: %s\n", out, strerror(errno));
+		fd = open_output(out, tmp, sizeof(tmp));
+		if (fd < 0)
 			return 1;
-		}
 	} else if (isatty(fd)) {
 		fprintf(stderr, "ckpt: not writing an image to a terminal: use -o FILE or a redirection\n");
 		return 2;
@@ -47,8 +73,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ckpt: checkpoint of pid %ld failed: %s (%s); %s\n",
 			pid, strerror(-crid), strerrorname_np(-crid), cr_hint(-crid));
 		cr_print_refusal("ckpt", "checkpoint", (int)-crid);
-		if (out)
-			unlink(out);
+		if (*tmp)
+			unlink(tmp);
+		return 1;
+	}
+	if (*tmp && (close(fd) || rename(tmp, out))) {
+		fprintf(stderr, "ckpt: %s: %s (the image is in %s)\n", out,
+			strerror(errno), tmp);
 		return 1;
 	}
 	fprintf(stderr, "ckpt: pid %ld checkpointed, crid %ld%s%s\n", pid, crid,

@@ -3,7 +3,7 @@
 # the errno and what to check.
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 14
+tap_plan 16
 cd /tmp
 echo 0 > $ctl/enable
 
@@ -40,6 +40,25 @@ ckpt $pid -o tools.img 2> err.txt
 grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.fifo: pipe (-95)" err.txt
 tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
 kill -9 $pid
+
+# A failed checkpoint keeps the image it would have replaced; a restart
+# whose file is gone says which errno and what it means.
+/tests/counter /tmp/tools.count2 100000 5000 </dev/null >/dev/null 2>&1 &
+pid=$!
+while [ ! -e /tmp/tools.count2.ready ]; do sleep 0.05; done
+kill -STOP $pid
+while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+ckpt $pid -o good.img 2> err.txt && cp good.img good.copy
+kill -CONT $pid
+ckpt $pid -o good.img 2> err.txt
+rc=$?
+cmp -s good.img good.copy && [ $rc = 1 ] && [ -z "$(ls good.img.* 2>/dev/null)" ]
+tap_ok $? "a failed checkpoint (EBUSY) leaves the image it would have replaced as it was, no temporary file"
+kill -9 $pid
+rm -f /tmp/tools.count2
+rstr -i good.img 2> err.txt
+grep -q "ENOENT" err.txt && grep -q "a file the image names is missing" err.txt
+tap_ok $? "a file the image names is gone: rstr names ENOENT and says so ($(head -n 1 err.txt))"
 
 rstr -i /nonexistent 2> err.txt
 tap_is $? 1 "rstr of a missing file exits 1 ($(cat err.txt))"

@@ -195,7 +195,12 @@ const char *cr_hint(int err)
 		return "the engine is off or not built in (CONFIG_CHECKPOINT): echo 1 > "
 		       CR_DEBUGFS "/enable";
 	case ENOENT:
+		/* the engine answered: a path the image names */
+		if (!access(CR_DEBUGFS "/restart", F_OK))
+			return "a file the image names is missing (the engine's reason: the refused line of " CR_DEBUGFS "/stats)";
 		return "is debugfs mounted (mount -t debugfs none /sys/kernel/debug) and the kernel built with CONFIG_CHECKPOINT?";
+	case ESTALE:
+		return "a file the image names is not the one saved any more (another file at its path, or changed since): see the refused line of " CR_DEBUGFS "/stats";
 	case EACCES:
 	case EPERM:
 		return "checkpoint/restart needs root (CAP_SYS_ADMIN)";
