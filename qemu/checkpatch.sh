@@ -21,7 +21,14 @@ bad=0
 for p in $(series_files "$top"); do
 	out=$("$tree/scripts/checkpatch.pl" --no-tree --terse --show-types \
 		--ignore FILE_PATH_CHANGES "$top/$p" 2>&1)
+	rc=$?
 	n=0
+	# 0: clean, 1: findings; anything else is checkpatch.pl failing itself
+	if [ $rc -gt 1 ]; then
+		echo "checkpatch: $p: checkpatch.pl failed (exit $rc): $out"
+		bad=1
+		continue
+	fi
 	for t in $(echo "$out" | sed -n 's/.*: \(ERROR\|WARNING\):\([A-Z_]*\):.*/\2/p' | sort -u); do
 		if [ -n "$(accepted "$p" "$t")" ]; then
 			echo "checkpatch: $p: $t accepted (qemu/checkpatch-accepted)"

@@ -74,10 +74,17 @@ timeout -k 10 "$timeout" qemu-system-x86_64 "$@" \
 	-serial "file:$log" -chardev stdio,id=out,signal=off -serial chardev:out \
 	-append "console=ttyS0 cr.mode=cmd $kargs" < /dev/null || rc=$?
 
-if [ -f "$ctl/status" ]; then
+# The command's status counts only if the guest then ended cleanly: a
+# hang, a panic, a BUG or an oops after it (in teardown, sync, reboot)
+# fails the run too.
+if [ -f "$ctl/status" ] && [ $rc != 124 ] && [ $rc != 137 ] &&
+   ! grep -qE 'Kernel panic|BUG:|Oops:' "$log"; then
 	exit "$(cat "$ctl/status")"
 fi
-if [ $rc = 124 ] || [ $rc = 137 ]; then
+if [ -f "$ctl/status" ] && [ $rc != 124 ] && [ $rc != 137 ]; then
+	echo "run-qemu: the command finished (status $(cat "$ctl/status")), but the kernel then reported a panic, BUG or oops; its console log ($log):" >&2
+	rc=125
+elif [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "run-qemu: the guest timed out after ${timeout}s; its console log ($log):" >&2
 	rc=124
 else

@@ -81,5 +81,10 @@ fi
 
 passed=$(grep -c '^PASS' "$results")
 failed=$(grep -c '^FAIL' "$results")
+# nothing run is not a pass
+if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
+	echo "NOT OK run: no result at all (no host test found, no guest run)"
+	failed=1
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
