@@ -43,9 +43,7 @@ HELPERS := $(patsubst tests/helpers/%.c,$(B)/tests/%,$(wildcard tests/helpers/*.
 GUEST_SH := $(patsubst tests/guest/%,$(B)/tests/%,$(filter-out %.c,$(wildcard tests/guest/*)))
 # The original series' sample programs, built as written when its
 # documentation patch is at hand (../shared/seeds); tests skip them if not.
-SEED_DOC := $(firstword $(wildcard \
-	../shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch \
-	/work/shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch))
+SEED_DOC := $(wildcard ../shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch)
 SEED_PROGS := $(if $(SEED_DOC),$(addprefix $(B)/tests/seed/,ckpt rstr self test))
 HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
 
@@ -94,6 +92,7 @@ $(B)/host/ckptinfo: $(CKPTINFO_DEP)
 	$(CC) $(CFLAGS) -I$(B)/uapi/include -o $@ $(CKPTINFO_SRC)
 
 $(B)/host/ckptinfo-fuzz: $(CKPTINFO_DEP) tools/ckptinfo/fuzz.c
+	@qemu/install-deps.sh clang
 	@mkdir -p $(@D)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I$(B)/uapi/include \
 		-o $@ tools/ckptinfo/fuzz.c $(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))

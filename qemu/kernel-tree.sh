@@ -2,7 +2,8 @@
 # Create (or bring up to date) the throw-away kernel tree under the build
 # folder: Debian's linux-source-6.12 unpacked, committed as the pristine base
 # (tag "pristine"), then every patch of the series applied with git am, one
-# commit per patch, in the order given by qemu/series-order.
+# commit per patch, in the order the series files give (qemu/series-lib.sh:
+# debugfs-iface/, tracepoints/, then patches/).
 #
 # Usage: qemu/kernel-tree.sh TREE
 # FORCE=1 throws away local commits/changes in TREE and re-applies the series.
