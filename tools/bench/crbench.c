@@ -207,6 +207,12 @@ static void kill_tree(pid_t pid, const pid_t *kids, int n)
 	for (i = 0; i < n; i++)
 		gone(kids[i]);
 	gone(pid);
+	/*
+	 * Ours (the workload, or a restored root we are subreaper of): reaped
+	 * only once all its threads are gone, their ids free for the next
+	 * restore. Not ours: ECHILD at once.
+	 */
+	waitpid(pid, NULL, 0);
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 }
@@ -344,8 +350,11 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 			kill(pid, SIGKILL);
 		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);
-		if (thr)
+		/* rstr's child, ours once rstr is gone: reaped with its threads */
+		if (thr) {
 			gone(pid);
+			waitpid(pid, NULL, 0);
+		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
 		save_stats(mib, gib, threads, NULL, rep);
