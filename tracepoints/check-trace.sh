@@ -31,6 +31,11 @@ sed -n 's/^pos=\([0-9]*\) type=\([A-Z]*([0-9]*)\) len=\([0-9]*\) objref=\([0-9]*
 	"$tmp/records" > "$tmp/image"
 
 status=0
+# nothing against nothing is not a match: the trace or the parsing failed
+if [ ! -s "$tmp/image" ] || [ ! -s "$tmp/events" ]; then
+	echo "check-trace: $(wc -l < "$tmp/events") $event events, $(wc -l < "$tmp/image") image records parsed: an empty side proves nothing"
+	exit 1
+fi
 if ! cmp -s "$tmp/events" "$tmp/image"; then
 	echo "check-trace: $event events ($(wc -l < "$tmp/events")) differ from the image's records ($(wc -l < "$tmp/image")):"
 	diff "$tmp/events" "$tmp/image" | head -n 20

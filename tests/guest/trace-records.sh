@@ -7,7 +7,7 @@
 # (tracepoints/check-trace.sh).
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 6
+tap_plan 7
 echo 1 > $ctl/enable
 cd /tmp
 rm -f tr.out.ready
@@ -31,6 +31,10 @@ tap_ok $? "stats: checkpoint result 0, bytes and pages_written as in the image (
 check-trace ckpt.dat tr.img > check.txt
 tap_ok $? "write events = image records, field for field ($(cat check.txt | tail -n 1))" ||
 	sed 's/^/# /' check.txt
+# a trace without the checkpoint's events proves nothing: check-trace fails
+trace-capture none.dat true > /dev/null 2>&1
+check-trace none.dat tr.img > check.txt
+tap_is $? 1 "a trace with no checkpoint event fails check-trace ($(tail -n 1 check.txt))"
 
 # The restarted counter keeps the pid of the shell that became it.
 rm -f rstr.pid
