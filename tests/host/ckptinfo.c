@@ -119,6 +119,16 @@ static void broken(const char *what, size_t len, size_t off, const void *patch,
 	broken_in(img, img_len, what, len, off, patch, plen, want);
 }
 
+/* @buf in a temporary file (mk_file()): its path; a failure ends the test. */
+static const char *image_file(const unsigned char *buf, size_t len)
+{
+	const char *path = mk_file(buf, len);
+
+	if (!path)
+		tap_bail("cannot write a temporary image");
+	return path;
+}
+
 /* Exit status of ckptinfo @args; its standard output into @out if not NULL. */
 static int run(const char *args, char *out, size_t size)
 {
@@ -434,9 +444,7 @@ static void tree_cli(void)
 	int ret;
 
 	buf = mk_image(&s, &len);
-	path = mk_file(buf, len);
-	if (!path)
-		tap_bail("cannot write a temporary image");
+	path = image_file(buf, len);
 	snprintf(args, sizeof(args), "%s", path);
 	ret = run(args, out, sizeof(out));
 	tap_ok(!ret && strstr(out, drawing) && strstr(out, "task: pid 110, comm \"proc-110\", parent 100\n") &&
@@ -712,6 +720,77 @@ static void shmem_tests(void)
 	free(buf);
 }
 
+#define JSON_RESULTS 3
+
+/*
+ * --json read back by a JSON parser (python3's): the keys documented in
+ * docs/ckptinfo.md, at the top level and in each process, for a synthetic
+ * tree and a real image; a path with UTF-8, a byte that is not UTF-8,
+ * quotes and a newline comes back as the same text (U+FFFD for the bad
+ * byte).
+ */
+static const char json_check[] =
+	"import json, sys\n"
+	"proc = ['xfeatures_in_use', 'task', 'signals', 'pending_signals', 'creds', 'cwd',"
+	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
+	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
+	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
+	" ['tree', 'processes', 'shmem', 'totals', 'trailing_bytes']\n"
+	"d = json.load(sys.stdin)\n"
+	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
+	"ok = ok and all(list(e) == ['pid', 'tgid', 'ppid', 'pgid', 'sid', 'zombie',"
+	" 'exit_code'] for e in d['tree'])\n"
+	"ok = ok and list(d['totals']) == ['records', 'files', 'pages', 'bytes']\n"
+	"print('keys ok' if ok else 'keys differ: %r' % list(d))\n"
+	"print('path=' + json.dumps(d['fds'][2]['path']))\n";
+
+static int json_run(const char *image, char *out, size_t size)
+{
+	char cmd[1024];
+	FILE *p, *f = fopen("/tmp/ckptinfo-json-check.py", "w");
+	size_t n = 0;
+
+	if (!f || fputs(json_check, f) < 0 || fclose(f))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 CKPTINFO " --json %s 2>/dev/null | python3 /tmp/ckptinfo-json-check.py 2>&1",
+		 image);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, size - 1, p);
+	out[n] = '\0';
+	return pclose(p);
+}
+
+static void json_tests(void)
+{
+	static char out[4096];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD,
+			     .root_path = "/tmp/caf\xc3\xa9 \xff\"q\"\n" };
+	unsigned char *buf;
+	const char *path;
+	char img[512];
+	size_t len;
+	int ret;
+
+	buf = mk_image(&s, &len);
+	path = image_file(buf, len);
+	ret = json_run(path, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "keys ok\n"),
+	       "--json parsed by python3: the documented keys, in order, top level, processes, tree, totals (\"%.80s\")",
+	       out);
+	tap_ok(!ret && strstr(out, "path=\"/tmp/caf\\u00e9 \\ufffd\\\"q\\\"\\n\"\n"),
+	       "a path with UTF-8, a byte that is not, quotes and a newline: the same text parsed back, U+FFFD for the bad byte (%s)",
+	       out);
+	unlink(path);
+	free(buf);
+	snprintf(img, sizeof(img), "%scounter.img", fixtures);
+	ret = json_run(img, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "keys ok\n"),
+	       "--json of counter.img parsed by python3: the documented keys (\"%.80s\")", out);
+}
+
 #define SHARE_RESULTS 4
 
 /*
@@ -736,9 +815,7 @@ static void share_tests(void)
 	       "a files table and fs_struct shared by 3 processes: valid, saved with the first (%s)",
 	       ret ? ci.error : "ok");
 	ci_free(&ci);
-	path = mk_file(buf, len);
-	if (!path)
-		tap_bail("cannot write a temporary image");
+	path = image_file(buf, len);
 	snprintf(args, sizeof(args), "%s", path);
 	ret = run(args, out, sizeof(out));
 	tap_ok(!ret && count(out, "files: the files table of 100 (CLONE_FILES), 3 descriptors\n") == 2 &&
@@ -1433,11 +1510,13 @@ int main(void)
 
 	if (dir)
 		fixtures = dir;
-	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + FS_RESULTS + SIGPENDING_RESULTS + 4 +
+	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
+		 SIGPENDING_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
 	share_tests();
+	json_tests();
 	fs_tests();
 	sigpending_tests();
 	fixtures_valid();

@@ -245,7 +245,10 @@ static void process(struct out *o, const struct mk_spec *s,
 		file(o, sh->null, "/dev/null", S_IFCHR | 0666);
 	}
 	own = o->next_ref++;
-	snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
+	if (s->root_path && e == s->tree)
+		snprintf(path, sizeof(path), "%s", s->root_path);
+	else
+		snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
 	file(o, own, path, S_IFREG | 0644);
 	fd.file_objref = sh->null;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));

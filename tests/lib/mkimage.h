@@ -46,6 +46,8 @@ struct mk_spec {
 	 * table and fs_struct (no FD or FS record of its own); with
 	 * fd_in_sharer, the second one has an FD record too (damage) */
 	bool share_files, fd_in_sharer;
+	/* the root's own FILE's path, instead of /tmp/out.PID */
+	const char *root_path;
 };
 
 /*

@@ -10,18 +10,56 @@
 
 #include <inttypes.h>
 
+/*
+ * The length of the well-formed UTF-8 sequence at @s (RFC 3629: no
+ * overlong form, no surrogate, nothing above U+10FFFF), or 0.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string: well-formed UTF-8 as it is, control characters and
+ * DEL escaped, and each byte that is not part of well-formed UTF-8 (a
+ * path is any bytes) as U+FFFD, the replacement character.
+ */
 static void str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+	fputc('"', out);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(out, "\\%c", *p++);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\u%04x", *p++);
+		} else if (*p < 0x80) {
+			fputc(*p++, out);
+		} else if ((n = utf8_len(p))) {
+			fwrite(p, 1, n, out);
+			p += n;
+		} else {
+			fputs("\\ufffd", out);
+			p++;
+		}
 	}
 	fputc('"', out);
 }
