@@ -5,7 +5,25 @@
 # from where it was. Then a summary of the trace and the image's size.
 ctl=/sys/kernel/debug/checkpoint
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-run() { printf '$ %s\n' "$*"; sh -c "$*" 2>&1 | sed 's/^/  /'; }
+# run CMD: show it and its output, indented; its exit status
+run() {
+	printf '$ %s\n' "$*"
+	{ sh -c "$*" 2>&1; echo $? > /tmp/demo.rc; } | sed 's/^/  /'
+	return "$(cat /tmp/demo.rc)"
+}
+# The demo fails (make run fails) when a step it shows does not work.
+fail() { printf '\ndemo: FAILED: %s\n' "$*"; echo 0 > $ctl/enable; exit 1; }
+# until CMD succeeds, 30 s at most
+wait_until() {
+	n=600
+	until "$@"; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || fail "timed out waiting for: $*"
+		sleep 0.05
+	done
+}
+stopped() { grep -q '^State:.*stopped' /proc/$1/status; }
+lines() { wc -l < /tmp/count.txt; }
 cd /tmp
 
 say "turn the engine on (it is off at boot)"
@@ -19,15 +37,18 @@ run "tail -n 3 /tmp/count.txt"
 
 say "stop it, checkpoint it through the control file, trace-cmd capturing (trace-capture)"
 kill -STOP $pid
-while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
-run "trace-capture /tmp/demo.dat sh -c 'exec 3>/tmp/count.img 4<>$ctl/checkpoint; echo \"$pid 3\" >&4 && read crid <&4 && echo \"checkpoint id \$crid\"'"
+wait_until stopped $pid
+run "trace-capture /tmp/demo.dat sh -c 'exec 3>/tmp/count.img 4<>$ctl/checkpoint; echo \"$pid 3\" >&4 && read crid <&4 && echo \"checkpoint id \$crid\"'" &&
+	[ -s /tmp/count.img ] || fail "the checkpoint did not complete"
 
 say "kill it; the file ends where it was checkpointed"
 kill -9 $pid
 run "tail -n 2 /tmp/count.txt"
 
 say "restart it from the image: it counts on"
+before=$(lines)
 run "sh -c 'exec 3</tmp/count.img; echo \"0 3\" > $ctl/restart' & sleep 2; tail -n 4 /tmp/count.txt; kill -9 \$!"
+[ "$(lines)" -gt "$before" ] || fail "the restarted program did not count on (restart: $(grep '^restart\.' $ctl/stats | tr '\n' ' '))"
 
 say "what the trace saw: one event per image record"
 trace-cmd report -i /tmp/demo.dat 2>/dev/null | awk '

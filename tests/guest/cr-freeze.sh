@@ -13,7 +13,7 @@ rm -f freeze.out freeze.out.ready
 counter /tmp/freeze.out 100000 5000 </dev/null >/dev/null 2>&1 &
 pid=$!
 echo $pid > $cg/cgroup.procs
-while [ ! -e freeze.out.ready ]; do sleep 0.05; done
+wait_until 30 test -e freeze.out.ready
 echo 1 > $cg/cgroup.freeze
 n=0
 while ! grep -q '^frozen 1' $cg/cgroup.events && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done

@@ -10,9 +10,9 @@ start_counter() {
 	rm -f /tmp/stream.out.ready
 	counter /tmp/stream.out 100000 5000 </dev/null >/dev/null 2>&1 &
 	pid=$!
-	while [ ! -e /tmp/stream.out.ready ]; do sleep 0.05; done
+	wait_until 30 test -e /tmp/stream.out.ready
 	kill -STOP $pid
-	while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+	wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 }
 # Restart from the image at $1, check that the restarted counter counts
 # on (the original is dead: new lines are the restarted one's; up to 30 s

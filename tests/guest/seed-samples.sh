@@ -26,9 +26,9 @@ counts_ok() {
 
 $seed/test &
 pid=$!
-while ! grep -q "^count 1 " $out 2>/dev/null; do sleep 0.1; done
+wait_until 60 grep -q "^count 1 " $out
 kill -STOP $pid
-while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 $seed/ckpt $pid > seed.img
 tap_ok $? "seed ckpt.c checkpoints the stopped test.c into its stdout"
 last=$(awk '/^count / { n = $2 } END { print n }' $out)
@@ -45,7 +45,7 @@ tap_ok $? "the counts run on without a gap or a repeat"
 rm -f $out
 $seed/self > self.img &
 pid=$!
-while ! grep -q "^checkpoint ret: " $out 2>/dev/null; do sleep 0.1; done
+wait_until 60 grep -q "^checkpoint ret: " $out
 sleep 0.5
 kill -9 $pid
 grep -Eq "^checkpoint ret: [1-9][0-9]*$" $out

@@ -33,9 +33,9 @@ kill $!
 rm -f tools.fifo; mkfifo tools.fifo
 /tests/counter /tmp/tools.count 100000 5000 3<>tools.fifo </dev/null >/dev/null 2>&1 &
 pid=$!
-while [ ! -e /tmp/tools.count.ready ]; do sleep 0.05; done
+wait_until 30 test -e /tmp/tools.count.ready
 kill -STOP $pid
-while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 ckpt $pid -o tools.img 2> err.txt
 grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.fifo: pipe (-95)" err.txt
 tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
@@ -45,9 +45,9 @@ kill -9 $pid
 # whose file is gone says which errno and what it means.
 /tests/counter /tmp/tools.count2 100000 5000 </dev/null >/dev/null 2>&1 &
 pid=$!
-while [ ! -e /tmp/tools.count2.ready ]; do sleep 0.05; done
+wait_until 30 test -e /tmp/tools.count2.ready
 kill -STOP $pid
-while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 ckpt $pid -o good.img 2> err.txt && cp good.img good.copy
 kill -CONT $pid
 ckpt $pid -o good.img 2> err.txt

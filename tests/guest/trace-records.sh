@@ -13,9 +13,9 @@ cd /tmp
 rm -f tr.out.ready
 counter /tmp/tr.out 100000 5000 </dev/null >/dev/null 2>&1 &
 pid=$!
-while [ ! -e tr.out.ready ]; do sleep 0.05; done
+wait_until 30 test -e tr.out.ready
 kill -STOP $pid
-while ! grep -q '^State:.*stopped' /proc/$pid/status; do sleep 0.05; done
+wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 
 trace-capture ckpt.dat ckpt $pid -o tr.img > /dev/null 2>&1
 tap_ok $? "trace-capture (trace-cmd start/extract) around ckpt"
@@ -40,7 +40,7 @@ tap_is $? 1 "a trace with no checkpoint event fails check-trace ($(tail -n 1 che
 rm -f rstr.pid
 trace-cmd record -q -e checkpoint -o rstr.dat \
 	sh -c 'echo $$ > /tmp/rstr.pid; exec rstr -i /tmp/tr.img' > /dev/null 2>&1 &
-while [ ! -s rstr.pid ]; do sleep 0.05; done
+wait_until 30 test -s rstr.pid
 sleep 2
 kill -9 "$(cat rstr.pid)"
 wait

@@ -36,3 +36,15 @@ tap_done() {
 	[ "$_tap_failed" = 0 ]
 	exit $?
 }
+
+# wait_until SECONDS CMD...: until CMD succeeds (its errors hidden), every
+# 0.05 s; after SECONDS the test bails out, naming what it waited for.
+wait_until() {
+	_wu_n=$(($1 * 20))
+	shift
+	until "$@" 2>/dev/null; do
+		_wu_n=$((_wu_n - 1))
+		[ $_wu_n -gt 0 ] || tap_bail "timed out waiting for: $*"
+		sleep 0.05
+	done
+}
