@@ -31,9 +31,10 @@ counts_on() {
 }
 
 start_counter
-timeout 60 ckpt $pid 2>/dev/null | cat > /tmp/pipe.img
-ckptinfo /tmp/pipe.img > /dev/null
-tap_ok $? "checkpoint into a pipe: a valid image ($(wc -c < /tmp/pipe.img) bytes)"
+# ckpt's own status, not cat's (the shell has no pipefail)
+{ timeout 60 ckpt $pid 2>/dev/null; echo $? > /tmp/pipe.rc; } | cat > /tmp/pipe.img
+[ "$(cat /tmp/pipe.rc)" = 0 ] && ckptinfo /tmp/pipe.img > /dev/null
+tap_ok $? "checkpoint into a pipe: ckpt exits 0, a valid image ($(wc -c < /tmp/pipe.img) bytes)"
 kill -9 $pid
 rm -f /tmp/img.fifo
 mkfifo /tmp/img.fifo
