@@ -86,5 +86,9 @@ if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
 	echo "NOT OK run: no result at all (no host test found, no guest run)"
 	failed=1
 fi
+if [ "$failed" != 0 ]; then
+	echo "the failures:"
+	grep '^FAIL' "$results" | sed 's/^FAIL /NOT OK /'
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

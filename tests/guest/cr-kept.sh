@@ -1,0 +1,149 @@
+#!/bin/sh
+# Images kept in kernel memory, the way a user in a QEMU shell works:
+# echo $PID > checkpoint, cat checkpoint, images/<crid>, images_list,
+# echo $CRID > restart (twice: two copies), the budget (ENOSPC), drop,
+# 100 kept images, and the switch freeing them all.
+. /tests/lib/tap.sh
+tap_plan 26
+D=/sys/kernel/debug/checkpoint
+echo 1 > $D/enable
+# The test's own files go to $W: the image saves the mtime of the
+# target's cwd (/tmp), and a file created there between two checkpoints
+# would change it.
+W=/tmp/kept.d
+rm -rf $W
+mkdir $W
+cd /tmp
+
+stopped() { grep -q '^State:.*T (stopped)' "/proc/$1/status"; }
+# the images_list total: "<images> <bytes>"
+total() { awk '$1 == "total" { print $2, $3 }' $D/images_list; }
+rows() { awk 'NR > 1 && $1 != "total"' $D/images_list | wc -l; }
+shmem_kib() { awk '$1 == "Shmem:" { print $2 }' /proc/meminfo; }
+
+tap_is "$(total)" "0 0" "nothing is kept after boot (images_list: total 0 0)"
+
+rm -f kept.out kept.out.ready
+ticker /tmp/kept.out </dev/null >/dev/null 2>&1 &
+pid=$!
+wait_until 30 test -e kept.out.ready
+kill -STOP $pid
+wait_until 10 stopped $pid
+
+# 1. echo $PID > checkpoint; cat checkpoint
+echo $pid > $D/checkpoint
+tap_ok $? "echo $pid > checkpoint: checkpointed into kernel memory"
+crid=$(cat $D/checkpoint)
+case $crid in '' | *[!0-9]*) false ;; *) true ;; esac
+tap_ok $? "cat checkpoint (another open file): the newest kept crid ($crid)"
+held=$(wc -l < kept.out)
+
+# 2. images/<crid>: the stream, byte for byte as the fd form writes it
+size=$(stat -c %s $D/images/$crid 2>/dev/null)
+row=$(awk -v c="$crid" '$1 == c { print $2, $3, $4 }' $D/images_list)
+tap_is "$row" "$pid ticker $size" "images_list: crid $crid, pid, comm, bytes as ls -l shows"
+cat $D/images/$crid > $W/kept.img
+tap_is "$(stat -c %s $W/kept.img)" "$size" "cat images/$crid gives $size bytes"
+ckpt $pid -o $W/kept.fd.img > /dev/null
+fd_crid=$?
+# the header's time (bytes 41-48) and crid (49-52) differ, nothing else
+diff=$(cmp -l $W/kept.img $W/kept.fd.img 2>&1 | awk '!($1 >= 41 && $1 <= 52)' | head -3)
+[ $fd_crid = 0 ] && [ "$(stat -c %s $W/kept.fd.img)" = "$size" ] && [ -z "$diff" ]
+tap_ok $? "it equals the fd form's image of the same stopped task but for crid and time (${diff:-same})"
+ckptinfo $D/images/$crid > $W/kept.info 2>&1
+tap_ok $? "ckptinfo reads images/$crid and validates it"
+grep -q "ticker" $W/kept.info
+tap_ok $? "ckptinfo shows the task (ticker)"
+su nobody -s /bin/sh -c "cat $D/images/$crid" > /dev/null 2>&1
+[ $? != 0 ]
+tap_ok $? "a non-root user cannot read images/$crid"
+
+# 3. restart by crid, twice: two independent copies count on
+kill -9 $pid
+wait $pid 2>/dev/null
+sh -c "exec 2>/dev/null; echo $crid > $D/restart" &
+c1=$!
+sh -c "exec 2>/dev/null; echo $crid > $D/restart" &
+c2=$!
+ticked() { grep -q " $1\$" kept.out; }
+wait_until 60 ticked $c1
+wait_until 60 ticked $c2
+sleep 0.3
+for c in $c1 $c2; do
+	seq=$(awk -v p=$c '$2 == p { print $1 }' kept.out | head -5 | tr '\n' ' ')
+	tap_is "$seq" "$((held + 1)) $((held + 2)) $((held + 3)) $((held + 4)) $((held + 5)) " \
+		"echo $crid > restart: copy $c counts on from $((held + 1))"
+done
+tap_is "$(rows)" 1 "the image stays kept after its restarts"
+kill -9 $c1 $c2
+wait 2>/dev/null
+
+# errors
+echo 999999 > $D/restart 2> $W/kept.err
+tap_ok $(( $? == 0 )) "restart of a crid not kept fails ($(cat $W/kept.err))"
+grep -q 'No such file' $W/kept.err
+tap_ok $? "with ENOENT"
+echo 0 > $D/restart 2> $W/kept.err
+grep -q 'Invalid argument' $W/kept.err
+tap_ok $? "restart of crid 0 with no fd: EINVAL"
+
+# 4. the budget: nothing partial kept
+rm -f kept.out kept.out.ready
+ticker /tmp/kept.out </dev/null >/dev/null 2>&1 &
+pid=$!
+wait_until 30 test -e kept.out.ready
+kill -STOP $pid
+wait_until 10 stopped $pid
+before=$(total)
+max=$(cat $D/images_max_bytes)
+echo $((${before#* } + 8192)) > $D/images_max_bytes
+echo $pid > $D/checkpoint 2> $W/kept.err
+rc=$?
+echo $max > $D/images_max_bytes
+grep -q 'No space left' $W/kept.err
+tap_ok $(( rc == 0 || $? )) "past images_max_bytes: ENOSPC ($(cat $W/kept.err))"
+grep -q 'refused image: kept images would exceed images_max_bytes' $D/stats
+tap_ok $? "the stats name the reason"
+tap_is "$(total)" "$before" "nothing of it is kept or counted"
+
+# 5. 100 kept images
+i=0
+while [ $i -lt 100 ] && echo $pid > $D/checkpoint; do i=$((i + 1)); done
+tap_is "$(rows)" 101 "100 more checkpoints: 101 rows in images_list"
+tap_is "$(ls $D/images | wc -l)" 101 "and 101 files in images/"
+sum=$(stat -c %s $D/images/* | awk '{ s += $1 } END { print s }')
+tap_is "$(total)" "101 $sum" "the total is the sum of their sizes"
+echo all > $D/drop
+tap_is "$(total) $(ls $D/images | wc -l)" "0 0 0" "echo all > drop frees them all"
+
+# 6. the memory comes back on drop
+kill -9 $pid
+wait $pid 2>/dev/null
+rm -f hog.ready hog.go
+memhog /tmp/hog.ready /tmp/hog.go /tmp/hog.out 64 </dev/null >/dev/null 2>&1 &
+pid=$!
+wait_until 120 test -e hog.ready
+kill -STOP $pid
+wait_until 10 stopped $pid
+s0=$(shmem_kib)
+echo $pid > $D/checkpoint
+crid=$(cat $D/checkpoint)
+s1=$(shmem_kib)
+[ $((s1 - s0)) -gt 40000 ]
+tap_ok $? "a 64 MiB process kept: Shmem grows by $((s1 - s0)) KiB"
+echo $crid > $D/drop
+s2=$(shmem_kib)
+[ $((s1 - s2)) -gt 40000 ] && [ "$(total)" = "0 0" ]
+tap_ok $? "echo $crid > drop: Shmem shrinks by $((s1 - s2)) KiB, total 0 0"
+
+# 7. the switch turned off frees what is kept
+echo $pid > $D/checkpoint && echo $pid > $D/checkpoint
+tap_is "$(rows)" 2 "two images kept"
+echo 0 > $D/enable
+echo 1 > $D/enable
+tap_is "$(total) $(ls $D/images | wc -l)" "0 0 0" "switch off and on: none kept"
+kill -9 $pid
+wait $pid 2>/dev/null
+echo 0 > $D/enable
+rm -rf $W
+tap_done
