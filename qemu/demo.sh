@@ -1,8 +1,10 @@
 #!/bin/sh
 # The guest side of "make run": a program counting into a file is stopped,
-# checkpointed through the control file while trace-cmd captures the
-# checkpoint events (tracepoints/trace-capture.sh), killed, and restarted from the image; it counts on
-# from where it was. Then a summary of the trace and the image's size.
+# checkpointed into kernel memory (echo $PID > checkpoint) while trace-cmd
+# captures the checkpoint events (tracepoints/trace-capture.sh), killed,
+# and restarted from the kept image (echo $CRID > restart); it counts on
+# from where it was. Then a summary of the trace; the image, still kept,
+# saved to a file, checked by ckptinfo and dropped.
 ctl=/sys/kernel/debug/checkpoint
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 # run CMD: show it and its output, indented; its exit status
@@ -35,19 +37,23 @@ pid=$!
 sleep 2
 run "tail -n 3 /tmp/count.txt"
 
-say "stop it, checkpoint it through the control file, trace-cmd capturing (trace-capture)"
+say "stop it, checkpoint it into kernel memory, trace-cmd capturing (trace-capture)"
 kill -STOP $pid
 wait_until stopped $pid
-run "trace-capture /tmp/demo.dat sh -c 'exec 3>/tmp/count.img 4<>$ctl/checkpoint; echo \"$pid 3\" >&4 && read crid <&4 && echo \"checkpoint id \$crid\"'" &&
-	[ -s /tmp/count.img ] || fail "the checkpoint did not complete"
+run "trace-capture /tmp/demo.dat sh -c 'echo $pid > $ctl/checkpoint'" ||
+	fail "the checkpoint did not complete"
+run "cat $ctl/checkpoint"
+crid=$(cat $ctl/checkpoint)
+run "ls -l $ctl/images/; cat $ctl/images_list"
+[ -s $ctl/images/$crid ] || fail "no kept image $crid"
 
 say "kill it; the file ends where it was checkpointed"
 kill -9 $pid
 run "tail -n 2 /tmp/count.txt"
 
-say "restart it from the image: it counts on"
+say "restart it from the kept image: it counts on"
 before=$(lines)
-run "sh -c 'exec 3</tmp/count.img; echo \"0 3\" > $ctl/restart' & sleep 2; tail -n 4 /tmp/count.txt; kill -9 \$!"
+run "sh -c 'echo $crid > $ctl/restart' & sleep 2; tail -n 4 /tmp/count.txt; kill -9 \$!"
 [ "$(lines)" -gt "$before" ] || fail "the restarted program did not count on (restart: $(grep '^restart\.' $ctl/stats | tr '\n' ' '))"
 
 say "what the trace saw: one event per image record"
@@ -64,5 +70,8 @@ END {
 		printf "  %-8s %4d records %10d bytes\n", order[i], n[order[i]], b[order[i]]
 	printf "  %-8s %4d records %10d bytes\n  checkpoint_end: %s\n", "total", recs, total, end
 }'
-run "ls -l /tmp/count.img"
+
+say "the image is still kept: save it to a file, check it, drop it"
+run "cat $ctl/images/$crid > /tmp/count.img; ckptinfo /tmp/count.img | head -n 4"
+run "echo $crid > $ctl/drop; cat $ctl/images_list"
 echo 0 > $ctl/enable

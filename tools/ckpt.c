@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "crctl.h"
 
+#include <linux/checkpoint_hdr.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,13 +16,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ckpt PID [-o FILE]\n"
+		"usage: ckpt PID [-o FILE | -k]\n"
 		"Checkpoint task PID (stopped with kill -STOP, or frozen) into FILE\n"
 		"(default: standard output) and print the checkpoint id on stderr.\n"
 		"FILE is written under a temporary name beside it and renamed once the\n"
 		"checkpoint is complete: a failed checkpoint leaves an older FILE as it\n"
 		"was (a FILE that is not a regular file, a FIFO say, is written directly).\n"
-		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
+		"-k, --keep: keep the image in kernel memory instead, as\n"
+		"%s/images/CRID, and print the crid on stdout\n"
+		"(restart it with rstr -i on that file; drop it with echo CRID > .../drop).\n"
+		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS, CR_DEBUGFS);
 }
 
 /*
@@ -52,15 +57,23 @@ int main(int argc, char **argv)
 	const char *out;
 	char *end, tmp[4096] = "";
 	long pid, crid;
-	int fd = STDOUT_FILENO;
-	int arg = cli_parse(argc, argv, 'o', "output", &out, 1, usage);
+	int fd = STDOUT_FILENO, keep;
+	const struct cli_flag flags[] = { { 'k', "keep", &keep } };
+	int arg = cli_parse_flags(argc, argv, 'o', "output", &out, flags, 1, 1,
+				  usage);
 
 	pid = strtol(argv[arg], &end, 10);
 	if (*end || pid <= 0) {
 		fprintf(stderr, "ckpt: '%s' is not a pid\n", argv[arg]);
 		return 2;
 	}
-	if (out) {
+	if (keep && out) {
+		fprintf(stderr, "ckpt: -k keeps the image in kernel memory, -o writes it to a file: one or the other\n");
+		return 2;
+	}
+	if (keep) {
+		fd = CKPT_FD_KEPT;
+	} else if (out) {
 		fd = open_output(out, tmp, sizeof(tmp));
 		if (fd < 0)
 			return 1;
@@ -81,6 +94,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ckpt: %s: %s (the image is in %s)\n", out,
 			strerror(errno), tmp);
 		return 1;
+	}
+	if (keep) {
+		printf("%ld\n", crid);
+		fprintf(stderr, "ckpt: pid %ld checkpointed, crid %ld, kept: %s/images/%ld\n",
+			pid, crid, CR_DEBUGFS, crid);
+		return 0;
 	}
 	fprintf(stderr, "ckpt: pid %ld checkpointed, crid %ld%s%s\n", pid, crid,
 		out ? " -> " : "", out ? out : "");

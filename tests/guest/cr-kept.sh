@@ -4,7 +4,7 @@
 # echo $CRID > restart (twice: two copies), the budget (ENOSPC), drop,
 # 100 kept images, and the switch freeing them all.
 . /tests/lib/tap.sh
-tap_plan 26
+tap_plan 33
 D=/sys/kernel/debug/checkpoint
 echo 1 > $D/enable
 # The test's own files go to $W: the image saves the mtime of the
@@ -65,17 +65,25 @@ sh -c "exec 2>/dev/null; echo $crid > $D/restart" &
 c1=$!
 sh -c "exec 2>/dev/null; echo $crid > $D/restart" &
 c2=$!
+# and rstr -i images/<crid>: an open kept image restarts as the kept one
+rstr -i $D/images/$crid 2>/dev/null &
+c3=$!
+# and the system call: restart(crid, CKPT_FD_KEPT, 0)
+keptsys restart $crid 2>/dev/null &
+c4=$!
 ticked() { grep -q " $1\$" kept.out; }
 wait_until 60 ticked $c1
 wait_until 60 ticked $c2
+wait_until 60 ticked $c3
+wait_until 60 ticked $c4
 sleep 0.3
-for c in $c1 $c2; do
+for c in $c1 $c2 $c3 $c4; do
 	seq=$(awk -v p=$c '$2 == p { print $1 }' kept.out | head -5 | tr '\n' ' ')
 	tap_is "$seq" "$((held + 1)) $((held + 2)) $((held + 3)) $((held + 4)) $((held + 5)) " \
-		"echo $crid > restart: copy $c counts on from $((held + 1))"
+		"copy $c (echo $crid > restart twice, rstr -i images/$crid, restart(2)) counts on from $((held + 1))"
 done
 tap_is "$(rows)" 1 "the image stays kept after its restarts"
-kill -9 $c1 $c2
+kill -9 $c1 $c2 $c3 $c4
 wait 2>/dev/null
 
 # errors
@@ -106,6 +114,17 @@ grep -q 'refused image: kept images would exceed images_max_bytes' $D/stats
 tap_ok $? "the stats name the reason"
 tap_is "$(total)" "$before" "nothing of it is kept or counted"
 
+# the system call keeps an image too: checkpoint(pid, CKPT_FD_KEPT, 0)
+sys_crid=$(keptsys checkpoint $pid)
+tap_ok $? "checkpoint(2) with CKPT_FD_KEPT returns crid $sys_crid"
+[ -s $D/images/$sys_crid ]
+tap_ok $? "and keeps images/$sys_crid"
+echo $sys_crid > $D/drop
+k_crid=$(ckpt -k $pid 2>/dev/null)
+[ -n "$k_crid" ] && [ -s $D/images/$k_crid ]
+tap_ok $? "ckpt -k $pid keeps images/$k_crid and prints its crid"
+echo $k_crid > $D/drop
+
 # 5. 100 kept images
 i=0
 while [ $i -lt 100 ] && echo $pid > $D/checkpoint; do i=$((i + 1)); done
@@ -116,9 +135,36 @@ tap_is "$(total)" "101 $sum" "the total is the sum of their sizes"
 echo all > $D/drop
 tap_is "$(total) $(ls $D/images | wc -l)" "0 0 0" "echo all > drop frees them all"
 
-# 6. the memory comes back on drop
+# 6. a process tree kept, restarted by rstr -i images/<crid>
 kill -9 $pid
 wait $pid 2>/dev/null
+mkdir -p $W/tree
+tree $W/tree wait </dev/null >/dev/null 2>&1 &
+root=$!
+wait_until 30 test -s $W/tree/child
+child=$(cat $W/tree/child)
+kill -STOP $root $child
+wait_until 10 stopped $root
+wait_until 10 stopped $child
+echo $root > $D/checkpoint
+crid=$(cat $D/checkpoint)
+kill -9 $root $child
+wait $root 2>/dev/null
+wait_until 10 eval "! test -e /proc/$child"
+rstr -i $D/images/$crid 2> $W/rstr.txt &
+rstr=$!
+wait_until 30 test -e /proc/$child
+sleep 0.3
+grep -q "restarted a tree of 2 processes and threads, root pid $root" $W/rstr.txt
+tap_ok $? "a tree kept: rstr -i images/$crid restarts it under its pids ($(cat $W/rstr.txt))"
+touch $W/tree/go
+wait_until 30 test -s $W/tree/result
+tap_is "$(cat $W/tree/result)" "$child 10752" "the restarted parent reaps its restarted child's exit 42"
+kill -9 $root
+wait $rstr 2>/dev/null
+echo all > $D/drop
+
+# 7. the memory comes back on drop
 rm -f hog.ready hog.go
 memhog /tmp/hog.ready /tmp/hog.go /tmp/hog.out 64 </dev/null >/dev/null 2>&1 &
 pid=$!
@@ -136,7 +182,7 @@ s2=$(shmem_kib)
 [ $((s1 - s2)) -gt 40000 ] && [ "$(total)" = "0 0" ]
 tap_ok $? "echo $crid > drop: Shmem shrinks by $((s1 - s2)) KiB, total 0 0"
 
-# 7. the switch turned off frees what is kept
+# 8. the switch turned off frees what is kept
 echo $pid > $D/checkpoint && echo $pid > $D/checkpoint
 tap_is "$(rows)" 2 "two images kept"
 echo 0 > $D/enable

@@ -65,7 +65,8 @@ static void check_switch(void)
 static void check_on(void)
 {
 	static const char *const bad[] = {
-		"1", "1 2 3 4", "1  2", "x 1", "1 y", "1 2 z", "1 2\n\n", " 1 2",
+		"1 ", "1 2 3 4", "1  2", "x 1", "1 y", "1 2 z", "1 2\n\n", " 1 2",
+		"x", "-",
 	};
 	int out = open("/dev/null", O_WRONLY);
 	int in = open("/tmp/empty.img", O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -96,7 +97,8 @@ static void check_on(void)
 		tap_errno(write_str("checkpoint", bad[i]), EINVAL,
 			  "on: request \"%.*s\" refused with EINVAL",
 			  (int)strcspn(bad[i], "\n"), bad[i]);
-	tap_errno(write_str("restart", "0"), EINVAL, "on: restart needs an fd (EINVAL)");
+	tap_errno(write_str("restart", "0"), EINVAL,
+		  "on: restart of crid 0 with no fd (no kept image is 0): EINVAL");
 
 	ctl = open(cr_path("checkpoint"), O_RDWR);
 	tap_ok(ctl >= 0 && read(ctl, buf, sizeof(buf)) < 0 && errno == ENODATA,
@@ -181,7 +183,7 @@ int main(void)
 {
 	struct stat st;
 
-	tap_plan(45);
+	tap_plan(47);
 	if (!tap_ok(stat(CR_DEBUGFS, &st) == 0 && S_ISDIR(st.st_mode),
 		    "%s exists", CR_DEBUGFS))
 		tap_bail("no %s: kernel without CONFIG_CHECKPOINT?", CR_DEBUGFS);

@@ -7,7 +7,7 @@
 # (tracepoints/check-trace.sh).
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 7
+tap_plan 9
 echo 1 > $ctl/enable
 cd /tmp
 rm -f tr.out.ready
@@ -35,6 +35,20 @@ tap_ok $? "write events = image records, field for field ($(cat check.txt | tail
 trace-capture none.dat true > /dev/null 2>&1
 check-trace none.dat tr.img > check.txt
 tap_is $? 1 "a trace with no checkpoint event fails check-trace ($(tail -n 1 check.txt))"
+
+# The same stopped task checkpointed into kernel memory: the events carry
+# its crid, and their offsets are the ones the fd form wrote (tr.img).
+trace-capture kept.dat sh -c "echo $pid > $ctl/checkpoint" > /dev/null 2>&1
+crid=$(cat $ctl/checkpoint)
+check-trace kept.dat tr.img > check.txt
+tap_ok $? "echo PID > checkpoint: its write events are tr.img's records, pos for pos ($(tail -n 1 check.txt))" ||
+	sed 's/^/# /' check.txt
+trace-cmd report -i kept.dat 2>/dev/null | grep ' ckpt_record_write: ' > kept.txt
+n=$(wc -l < kept.txt)
+bad=$(grep -vc " crid=$crid pid=$pid " kept.txt)
+[ "$n" -gt 0 ] && [ "$bad" = 0 ]
+tap_ok $? "each of its $n write events carries crid=$crid and pid=$pid ($bad do not)"
+echo "$crid" > $ctl/drop
 
 # The restarted counter keeps the pid of the shell that became it.
 rm -f rstr.pid
