@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (keep) {
-		fd = CKPT_FD_KEPT;
+		fd = -1;
 	} else if (out) {
 		fd = open_output(out, tmp, sizeof(tmp));
 		if (fd < 0)
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ckpt: not writing an image to a terminal: use -o FILE or a redirection\n");
 		return 2;
 	}
-	crid = cr_checkpoint(pid, fd, 0);
+	crid = cr_checkpoint(pid, fd, keep ? CHECKPOINT_KEPT : 0);
 	if (crid < 0) {
 		fprintf(stderr, "ckpt: checkpoint of pid %ld failed: %s (%s); %s\n",
 			pid, strerror(-crid), strerrorname_np(-crid), cr_hint(-crid));

@@ -4,7 +4,7 @@
 # echo $CRID > restart (twice: two copies), the budget (ENOSPC), drop,
 # 100 kept images, and the switch freeing them all.
 . /tests/lib/tap.sh
-tap_plan 33
+tap_plan 34
 D=/sys/kernel/debug/checkpoint
 echo 1 > $D/enable
 # The test's own files go to $W: the image saves the mtime of the
@@ -68,7 +68,7 @@ c2=$!
 # and rstr -i images/<crid>: an open kept image restarts as the kept one
 rstr -i $D/images/$crid 2>/dev/null &
 c3=$!
-# and the system call: restart(crid, CKPT_FD_KEPT, 0)
+# and the system call: restart(crid, -1, RESTART_KEPT)
 keptsys restart $crid 2>/dev/null &
 c4=$!
 ticked() { grep -q " $1\$" kept.out; }
@@ -114,9 +114,9 @@ grep -q 'refused image: kept images would exceed images_max_bytes' $D/stats
 tap_ok $? "the stats name the reason"
 tap_is "$(total)" "$before" "nothing of it is kept or counted"
 
-# the system call keeps an image too: checkpoint(pid, CKPT_FD_KEPT, 0)
+# the system call keeps an image too: checkpoint(pid, -1, CHECKPOINT_KEPT)
 sys_crid=$(keptsys checkpoint $pid)
-tap_ok $? "checkpoint(2) with CKPT_FD_KEPT returns crid $sys_crid"
+tap_ok $? "checkpoint(2) with CHECKPOINT_KEPT returns crid $sys_crid"
 [ -s $D/images/$sys_crid ]
 tap_ok $? "and keeps images/$sys_crid"
 echo $sys_crid > $D/drop
@@ -181,6 +181,23 @@ echo $crid > $D/drop
 s2=$(shmem_kib)
 [ $((s1 - s2)) -gt 40000 ] && [ "$(total)" = "0 0" ]
 tap_ok $? "echo $crid > drop: Shmem shrinks by $((s1 - s2)) KiB, total 0 0"
+
+# charged to the memory cgroup of the task that wrote it
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
+cg=/sys/fs/cgroup/kept
+if grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $cg
+	m0=$(cat $cg/memory.current)
+	sh -c "echo \$\$ > $cg/cgroup.procs; echo $pid > $D/checkpoint"
+	m1=$(cat $cg/memory.current)
+	[ $((m1 - m0)) -gt 40000000 ]
+	tap_ok $? "a 64 MiB image is charged to the writer's memory cgroup ($(((m1 - m0) / 1024)) KiB)"
+	echo all > $D/drop
+	rmdir $cg
+else
+	tap_ok 0 "charged to the writer's memory cgroup # SKIP no memory controller in this kernel"
+fi
 
 # 8. the switch turned off frees what is kept
 echo $pid > $D/checkpoint && echo $pid > $D/checkpoint

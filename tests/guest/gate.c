@@ -83,7 +83,11 @@ static void check_on(void)
 		  "on: checkpoint syscall reaches the engine (ESRCH)");
 	tap_errno(cr_sys_restart(0, in, 0), EIO,
 		  "on: restart syscall reaches the engine (EIO)");
-	tap_errno(cr_checkpoint(getpid(), out, 1), EINVAL, "on: unknown checkpoint flags: EINVAL");
+	tap_errno(cr_checkpoint(getpid(), out, 2), EINVAL, "on: unknown checkpoint flags: EINVAL");
+	tap_errno(cr_checkpoint(getpid(), out, CHECKPOINT_KEPT), EINVAL,
+		  "on: CHECKPOINT_KEPT with an fd: EINVAL");
+	tap_errno(cr_sys_checkpoint(getpid(), -1, 0), EBADF,
+		  "on: fd -1 without CHECKPOINT_KEPT: EBADF (no image kept)");
 	tap_errno(cr_restart(0, in, 4), EINVAL, "on: unknown restart flags: EINVAL");
 	tap_errno(cr_restart(0, in, RESTART_COORDINATE | RESTART_JOIN), EINVAL,
 		  "on: restart flags to coordinate and to join at once: EINVAL");
@@ -183,7 +187,7 @@ int main(void)
 {
 	struct stat st;
 
-	tap_plan(47);
+	tap_plan(49);
 	if (!tap_ok(stat(CR_DEBUGFS, &st) == 0 && S_ISDIR(st.st_mode),
 		    "%s exists", CR_DEBUGFS))
 		tap_bail("no %s: kernel without CONFIG_CHECKPOINT?", CR_DEBUGFS);

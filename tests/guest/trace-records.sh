@@ -19,7 +19,6 @@ wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 
 trace-capture ckpt.dat ckpt $pid -o tr.img > /dev/null 2>&1
 tap_ok $? "trace-capture (trace-cmd start/extract) around ckpt"
-kill -9 $pid
 
 ckptinfo tr.img > info.txt
 tap_ok $? "ckptinfo finds the image valid ($(grep '^total' info.txt))"
@@ -49,6 +48,7 @@ bad=$(grep -vc " crid=$crid pid=$pid " kept.txt)
 [ "$n" -gt 0 ] && [ "$bad" = 0 ]
 tap_ok $? "each of its $n write events carries crid=$crid and pid=$pid ($bad do not)"
 echo "$crid" > $ctl/drop
+kill -9 $pid
 
 # The restarted counter keeps the pid of the shell that became it.
 rm -f rstr.pid

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * keptsys checkpoint PID: checkpoint() with fd CKPT_FD_KEPT; print the crid.
- * keptsys restart CRID: restart() with fd CKPT_FD_KEPT; returns only on
+ * keptsys checkpoint PID: checkpoint(PID, -1, CHECKPOINT_KEPT); print the
+ * crid.
+ * keptsys restart CRID: restart(CRID, -1, RESTART_KEPT); returns only on
  * failure. The system-call side of images kept in kernel memory (the
  * control files are the shell's). Exit 1 with the errno on failure, 9
  * on a usage error.
@@ -24,9 +25,9 @@ int main(int argc, char **argv)
 	if (*end || id <= 0)
 		goto usage;
 	if (!strcmp(argv[1], "checkpoint"))
-		ret = cr_sys_checkpoint((pid_t)id, CKPT_FD_KEPT, 0);
+		ret = cr_sys_checkpoint((pid_t)id, -1, CHECKPOINT_KEPT);
 	else if (!strcmp(argv[1], "restart"))
-		ret = cr_sys_restart((int)id, CKPT_FD_KEPT, 0);
+		ret = cr_sys_restart((int)id, -1, RESTART_KEPT);
 	else
 		goto usage;
 	if (ret < 0) {
