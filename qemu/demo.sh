@@ -59,7 +59,7 @@ run "sh -c 'echo $crid > $ctl/restart' & sleep 2; tail -n 4 /tmp/count.txt; kill
 say "what the trace saw: one event per image record"
 trace-cmd report -i /tmp/demo.dat 2>/dev/null | awk '
 /ckpt_record_write:/ {
-	match($0, /type=[A-Z]+/); t = substr($0, RSTART + 5, RLENGTH - 5)
+	match($0, /type=[A-Z_]+/); t = substr($0, RSTART + 5, RLENGTH - 5)
 	match($0, /len=[0-9]+/); len = substr($0, RSTART + 4, RLENGTH - 4)
 	if (!(t in n)) order[++types] = t
 	n[t]++; b[t] += 16 + int((len + 7) / 8) * 8; recs++; total += 16 + int((len + 7) / 8) * 8
@@ -67,8 +67,8 @@ trace-cmd report -i /tmp/demo.dat 2>/dev/null | awk '
 /checkpoint_end:/ { sub(/.*checkpoint_end: */, ""); end = $0 }
 END {
 	for (i = 1; i <= types; i++)
-		printf "  %-8s %4d records %10d bytes\n", order[i], n[order[i]], b[order[i]]
-	printf "  %-8s %4d records %10d bytes\n  checkpoint_end: %s\n", "total", recs, total, end
+		printf "  %-12s %4d records %10d bytes\n", order[i], n[order[i]], b[order[i]]
+	printf "  %-12s %4d records %10d bytes\n  checkpoint_end: %s\n", "total", recs, total, end
 }'
 
 say "the image is still kept: save it to a file, check it, drop it"
