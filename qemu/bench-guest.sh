@@ -25,6 +25,9 @@ kdat="criu check: $(tail -n 1 /tmp/criu-check.txt); kernel-feature cache"
 	echo "kernel: $(uname -r) $(uname -v)"
 	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(grep -c ^processor /proc/cpuinfo) vCPU)"
 	echo "memory: $(grep MemTotal /proc/meminfo | tr -s ' ' | cut -d' ' -f2-)"
+	# a TSC the guest could not calibrate (a loaded host) leaves jiffies:
+	# times in 4 ms steps, which the millisecond rows feel
+	echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	echo "criu: $(criu --version 2>&1 | head -n 1)"
 	echo "$kdat"
 } > /mnt/host/guest.txt
