@@ -3,7 +3,7 @@
 # the errno and what to check.
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 16
+tap_plan 18
 cd /tmp
 echo 0 > $ctl/enable
 
@@ -13,6 +13,12 @@ grep -q "usage: ckpt PID" help.txt
 tap_ok $? "and prints the usage"
 ckpt > /dev/null 2>&1
 tap_is $? 2 "ckpt without a pid is a usage error (exit 2)"
+grep -q "^-k, --keep: keep the image in kernel memory" help.txt
+tap_ok $? "ckpt --help explains -k (keep the image in kernel memory)"
+ckpt 1 -k -o tools.img 2> err.txt
+rc=$?
+[ $rc = 2 ] && grep -q "one or the other" err.txt && [ ! -e tools.img ]
+tap_ok $? "ckpt -k with -o: a usage error (exit $rc: $(cat err.txt))"
 
 ckpt 1 -o tools.img 2> err.txt
 rc=$?
