@@ -50,6 +50,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -82,6 +84,47 @@ static void wait_file(const char *path, double spin_us)
 			exit(1);
 		}
 		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * The restarted workload's mark, DIR/resumed, waited for without polling:
+ * a sleep between polls would end at the guest's next tick (4 ms without
+ * high-resolution timers), adding up to a tick to the engine's restart,
+ * where CRIU's is timed by its command's exit. resumed_watch() before the
+ * timing starts, resumed_wait() ends once the mark exists; the watch is
+ * closed after the timing (closing an inotify instance waits for its
+ * marks' destruction, a tick or more).
+ */
+static int resumed_watch(void)
+{
+	int fd = inotify_init1(IN_CLOEXEC);
+
+	if (fd < 0 || inotify_add_watch(fd, DIR, IN_CREATE) < 0) {
+		perror("crbench: inotify on " DIR);
+		exit(1);
+	}
+	return fd;
+}
+
+static void resumed_wait(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+
+	while (access(DIR "/resumed", F_OK)) {
+		ssize_t n;
+
+		if (poll(&p, 1, 300000) == 0) {
+			fprintf(stderr, "crbench: %s did not appear in 300 s\n", DIR "/resumed");
+			exit(1);
+		}
+		/* the events only wake us: the file's existence decides */
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno != EINTR) {
+			perror("crbench: inotify read");
+			exit(1);
+		}
 	}
 }
 
@@ -322,6 +365,7 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
+		int w;
 
 		pid = start_workload(mib, gib, threads, NULL);
 
@@ -340,12 +384,14 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		 * multi-threaded one it restarts in a child with its pid
 		 * (free again: it was reaped), and waits for it.
 		 */
+		w = resumed_watch();
 		t0 = now_ms();
 		r = restart_image();
 		if (r < 0)
 			return 1;
-		wait_file(DIR "/resumed", 50);
+		resumed_wait(w);
 		rstr = now_ms() - t0;
+		close(w);
 		if (thr)
 			kill(pid, SIGKILL);
 		kill(r, SIGKILL);
@@ -385,7 +431,7 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
-		int n;
+		int n, w;
 
 		pid = start_workload(mib, "0", "1", procs);
 		n = workload_children(kids, MAX_PROCS);
@@ -398,12 +444,14 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		kill_tree(pid, kids, n);
 
 		/* rstr makes the tree with its pids and waits for its root */
+		w = resumed_watch();
 		t0 = now_ms();
 		r = restart_image();
 		if (r < 0)
 			return 1;
-		wait_file(DIR "/resumed", 50);
+		resumed_wait(w);
 		rstr = now_ms() - t0;
+		close(w);
 		kill_tree(pid, kids, n);
 		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);
