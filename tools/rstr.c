@@ -22,12 +22,12 @@ static void usage(FILE *f)
 		"Restart what FILE (default: standard input) holds.\n"
 		"A single-threaded process: this process becomes it and resumes where\n"
 		"it was checkpointed, with this process's pid and session.\n"
-		"A multi-threaded process keeps its pid and its threads' ids: rstr\n"
-		"creates a child with that pid (it must be free), the child becomes\n"
-		"the process, and rstr waits for it and exits with its status (128+N\n"
-		"if signal N killed it).\n"
-		"A process tree (children, zombies), or a process that leads its\n"
-		"session or process group (a daemon after setsid()): rstr creates every process with\n"
+		"A multi-threaded process, or one that leads its session or process\n"
+		"group (a daemon after setsid()), keeps its pid and its threads' ids:\n"
+		"rstr creates a child with that pid (it must be free), the child makes\n"
+		"its session or group again and becomes the process, and rstr waits\n"
+		"for it and exits with its status (128+N if signal N killed it).\n"
+		"A process tree (children, zombies): rstr creates every process with\n"
 		"its saved pid (all must be free), session and process group, each\n"
 		"becomes its saved process, the zombies exit again with their saved\n"
 		"status; rstr waits for the root and exits with its status.\n"
@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		"with their saved ids, which libc keeps. What the processes' memory\n"
 		"holds of pids (a pid file, a variable, a waitpid() it is blocked in)\n"
 		"stays as saved. A lone process restarts in place (this process's\n"
-		"pid) anyway.\n"
+		"pid) anyway, or, if it leads its session or group, as a tree of one.\n"
 		"On a failed restart nothing is left running and rstr exits 1.\n"
 		"Needs root and the engine on: echo 1 > %s/enable\n", CR_DEBUGFS);
 }
@@ -73,10 +73,33 @@ static int wait_for(pid_t pid)
 }
 
 /*
- * Restarted in a child with pid @as: a multi-threaded process's, or any
- * image's with --pidns.
+ * In the child that becomes the image's lone process: its session or
+ * process group, if it led one (it has its saved pid). 0, or 1 after
+ * saying why not.
  */
-static int restart_child(int fd, pid_t as)
+static int lead(const struct cr_image_head *head)
+{
+	const struct ckpt_tree_task *e = &head->tasks[0];
+
+	if (e->sid == e->pid && setsid() < 0) {
+		fprintf(stderr, "rstr: process %d: setsid: %s\n", e->pid, strerror(errno));
+		return 1;
+	}
+	if (e->sid != e->pid && e->pgid == e->pid && setpgid(0, 0) < 0) {
+		fprintf(stderr, "rstr: process %d: setpgid: %s\n", e->pid, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Restarted in a child with pid @as: a multi-threaded process's, a lone
+ * process's that leads its session or group (a lone restart, as the
+ * tree's coordinated one would check nothing more: the pid is the saved
+ * one, the session or group made here), or any single process's with
+ * --pidns.
+ */
+static int restart_child(int fd, pid_t as, const struct cr_image_head *head)
 {
 	pid_t pid;
 
@@ -86,8 +109,11 @@ static int restart_child(int fd, pid_t as)
 			as, strerror(errno), errno == EEXIST ? " (the pid is taken)" : "");
 		return 1;
 	}
-	if (!pid)
+	if (!pid) {
+		if (lead(head))
+			_exit(1);
 		_exit(fail(cr_restart(0, fd, 0)));
+	}
 	fprintf(stderr, "rstr: restarting pid %d; waiting for it\n", as);
 	close(fd);
 	return wait_for(pid);
@@ -106,8 +132,8 @@ static int is_tree(const struct cr_image_head *head)
 
 /*
  * Whether the root leads its session or process group: made again only
- * by a process with its saved pid that calls setsid() or setpgid(), as
- * in a tree (in place, it would be left in this process's session).
+ * by a process with its saved pid that calls setsid() or setpgid() (in
+ * place, it would be left in this process's session).
  */
 static int leads(const struct cr_image_head *head)
 {
@@ -156,7 +182,7 @@ static int restart_pidns(int fd, const struct cr_image_head *head)
 	}
 	if (!init)
 		_exit(is_tree(head) ? restart_tree(fd, head, false) :
-		      restart_child(fd, head->pid));
+		      restart_child(fd, head->pid, head));
 	close(fd);
 	return wait_for(init);
 }
@@ -193,7 +219,7 @@ int main(int argc, char **argv)
 	}
 	if (pidns)
 		return restart_pidns(fd, &head);
-	if (is_tree(&head) || leads(&head))
+	if (is_tree(&head) || (leads(&head) && new_pids))
 		return restart_tree(fd, &head, new_pids);
 	/* a multi-threaded process keeps its pid: see cr_restart_pid() */
 	if (head.nr_tasks > 1 && new_pids) {
@@ -201,8 +227,8 @@ int main(int argc, char **argv)
 			head.pid);
 		return 1;
 	}
-	if (head.nr_tasks > 1)
-		return restart_child(fd, head.pid);
+	if (head.nr_tasks > 1 || leads(&head))
+		return restart_child(fd, head.pid, &head);
 	cr_image_head_free(&head);
 	/* Only a failure comes back here. */
 	return fail(cr_restart(0, fd, 0));
