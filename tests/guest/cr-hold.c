@@ -102,28 +102,46 @@ static int sharer(void *arg)
 	return 0;
 }
 
-/* A process sharing its mm with a CLONE_VM child that is not a thread. */
+/*
+ * A process sharing its mm with a CLONE_VM child that is not a thread.
+ * Both are stopped, so that the refusal can only come from the shared
+ * address space (not from a descendant still running), and it must name
+ * the sharer.
+ */
 static void shared_mm(void)
 {
 	static char stack[64 << 10];
-	pid_t pid = fork();
+	char want[64];
+	const char *why;
+	pid_t pid, vm;
+	int p[2];
 	long ret;
 
+	if (pipe(p))
+		tap_bail("pipe: %m");
+	pid = fork();
 	if (pid < 0)
 		tap_bail("fork: %m");
 	if (!pid) {
-		if (clone(sharer, stack + sizeof(stack), CLONE_VM | SIGCHLD, NULL) < 0)
+		vm = clone(sharer, stack + sizeof(stack), CLONE_VM | SIGCHLD, NULL);
+		if (vm < 0 || write(p[1], &vm, sizeof(vm)) != sizeof(vm))
 			_exit(1);
 		for (;;)
 			pause();
 	}
-	usleep(200000);
-	if (!stop_task(pid))
-		tap_bail("setup: the CLONE_VM parent did not stop");
+	close(p[1]);
+	if (read(p[0], &vm, sizeof(vm)) != sizeof(vm))
+		tap_bail("setup: no CLONE_VM child");
+	close(p[0]);
+	if (!stop_task(pid) || !stop_task(vm))
+		tap_bail("setup: the CLONE_VM parent or child did not stop");
 	ret = checkpoint_to(pid, DIR "/shared.img");
-	tap_ok(ret == -EBUSY && kill(pid, 0) == 0,
-	       "a target sharing its address space (CLONE_VM): EBUSY, it carries on (%ld)",
-	       ret);
+	why = engine_stat("checkpoint.refused");
+	snprintf(want, sizeof(want), "shared with task %d (CLONE_VM", vm);
+	tap_ok(ret == -EBUSY && strstr(why, want) && kill(pid, 0) == 0,
+	       "a target sharing its address space (CLONE_VM) with its stopped child: EBUSY naming it, it carries on (%ld: %s)",
+	       ret, why);
+	kill(vm, SIGKILL);
 	kill_wait(pid);
 }
 

@@ -137,11 +137,11 @@ static void workers(void)
 	struct rec before[NR_WORKERS + 1], after;
 	int i, ok_count = 0, ok_tid = 0, ok_name = 0, ok_mask = 0;
 	int64_t errors = 0;
-	pid_t pid, r, orig, holder;
+	pid_t pid, r, holder;
 	int ended, left;
 	long crid;
 
-	pid = orig = start("count");
+	pid = start("count");
 	for (i = 1; i <= NR_WORKERS; i++)
 		if (!wait_count(i, 0, 60))
 			break;
@@ -181,8 +181,11 @@ static void workers(void)
 	       "each thread's name and blocked mask are its own (%d names, %d masks of %d)",
 	       ok_name, ok_mask, NR_WORKERS);
 
-	tap_ok(r == orig, "the process keeps its pid %d (restarted as %d)", orig, r);
-
+	/*
+	 * The pid itself is the harness's (restart_from() creates the
+	 * restarting task with it, as rstr does); that the engine requires
+	 * it is the next check.
+	 */
 	/* a caller of another pid: the leader's id is cached by libc */
 	pid = restart_as(IMG, 0);
 	i = wait_exit(pid, 60);
@@ -296,7 +299,7 @@ static void refusals(void)
 
 int main(void)
 {
-	tap_plan(15);
+	tap_plan(14);
 	engine_on();
 	workers();
 	new_pids_refused();
