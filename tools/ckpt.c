@@ -17,8 +17,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ckpt PID [-o FILE | -k]\n"
-		"Checkpoint task PID (stopped with kill -STOP, or frozen) into FILE\n"
-		"(default: standard output) and print the checkpoint id on stderr.\n"
+		"Checkpoint process PID with its threads and all its descendants (all\n"
+		"stopped with kill -STOP, or frozen) into FILE (default: standard\n"
+		"output) and print the checkpoint id on stderr.\n"
 		"FILE is written under a temporary name beside it and renamed once the\n"
 		"checkpoint is complete: a failed checkpoint leaves an older FILE as it\n"
 		"was (a FILE that is not a regular file, a FIFO say, is written directly).\n"

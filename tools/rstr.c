@@ -229,6 +229,8 @@ int main(int argc, char **argv)
 	}
 	if (head.nr_tasks > 1 || leads(&head))
 		return restart_child(fd, head.pid, &head);
+	fprintf(stderr, "rstr: restarting process %d in place, as pid %d (this process)\n",
+		head.pid, getpid());
 	cr_image_head_free(&head);
 	/* Only a failure comes back here. */
 	return fail(cr_restart(0, fd, 0));

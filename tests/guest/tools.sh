@@ -3,7 +3,7 @@
 # the errno and what to check.
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 18
+tap_plan 19
 cd /tmp
 echo 0 > $ctl/enable
 
@@ -64,7 +64,9 @@ kill -9 $pid
 rm -f /tmp/tools.count2
 rstr -i good.img 2> err.txt
 grep -q "ENOENT" err.txt && grep -q "a file the image names is missing" err.txt
-tap_ok $? "a file the image names is gone: rstr names ENOENT and says so ($(head -n 1 err.txt))"
+tap_ok $? "a file the image names is gone: rstr names ENOENT and says so ($(grep 'restart failed' err.txt))"
+head -n 1 err.txt | grep -q "^rstr: restarting process $pid in place, as pid [0-9]* (this process)$"
+tap_ok $? "a lone process: rstr first says it restarts it in place ($(head -n 1 err.txt))"
 
 rstr -i /nonexistent 2> err.txt
 tap_is $? 1 "rstr of a missing file exits 1 ($(cat err.txt))"
