@@ -73,26 +73,6 @@ static int wait_for(pid_t pid)
 }
 
 /*
- * In the child that becomes the image's lone process: its session or
- * process group, if it led one (it has its saved pid). 0, or 1 after
- * saying why not.
- */
-static int lead(const struct cr_image_head *head)
-{
-	const struct ckpt_tree_task *e = &head->tasks[0];
-
-	if (e->sid == e->pid && setsid() < 0) {
-		fprintf(stderr, "rstr: process %d: setsid: %s\n", e->pid, strerror(errno));
-		return 1;
-	}
-	if (e->sid != e->pid && e->pgid == e->pid && setpgid(0, 0) < 0) {
-		fprintf(stderr, "rstr: process %d: setpgid: %s\n", e->pid, strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
-/*
  * Restarted in a child with pid @as: a multi-threaded process's, a lone
  * process's that leads its session or group (a lone restart, as the
  * tree's coordinated one would check nothing more: the pid is the saved
@@ -110,7 +90,8 @@ static int restart_child(int fd, pid_t as, const struct cr_image_head *head)
 		return 1;
 	}
 	if (!pid) {
-		if (lead(head))
+		/* its session or group, if it led one (cr_lead_as_saved()) */
+		if (cr_lead_as_saved(&head->tasks[0]))
 			_exit(1);
 		_exit(fail(cr_restart(0, fd, 0)));
 	}

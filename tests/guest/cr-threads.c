@@ -182,11 +182,11 @@ static void workers(void)
 	       ok_name, ok_mask, NR_WORKERS);
 
 	/*
-	 * The pid itself is the harness's (restart_from() creates the
-	 * restarting task with it, as rstr does); that the engine requires
-	 * it is the next check.
+	 * A caller of another pid: the leader's id is cached by libc. (The
+	 * pid itself is the harness's: restart_from() creates the restarting
+	 * task with it, as rstr does; what is checked is that the engine
+	 * requires it.)
 	 */
-	/* a caller of another pid: the leader's id is cached by libc */
 	pid = restart_as(IMG, 0);
 	i = wait_exit(pid, 60);
 	tap_ok(i >= 0 && WIFEXITED(i) && WEXITSTATUS(i) == RESTART_FAILED(EBUSY) &&

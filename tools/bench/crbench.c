@@ -42,16 +42,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <poll.h>
-#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -319,6 +319,26 @@ static pid_t restart_image(void)
 	return start_cmd(argv, DIR "/rstr.out");
 }
 
+/*
+ * "rstr -i DIR/img" timed from its start to the workload's mark; its pid
+ * in *@r. The time in ms, or -1 if rstr could not be started.
+ */
+static double timed_restart(pid_t *r)
+{
+	int w = resumed_watch();
+	double t0 = now_ms(), ms;
+
+	*r = restart_image();
+	if (*r < 0) {
+		close(w);
+		return -1;
+	}
+	resumed_wait(w);
+	ms = now_ms() - t0;
+	close(w);
+	return ms;
+}
+
 /* Copy @from (tmpfs, debugfs) to @to (the host's share), after the timing. */
 static void keep(const char *from, const char *to)
 {
@@ -365,7 +385,6 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
-		int w;
 
 		pid = start_workload(mib, gib, threads, NULL);
 
@@ -384,14 +403,9 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		 * multi-threaded one it restarts in a child with its pid
 		 * (free again: it was reaped), and waits for it.
 		 */
-		w = resumed_watch();
-		t0 = now_ms();
-		r = restart_image();
-		if (r < 0)
+		rstr = timed_restart(&r);
+		if (rstr < 0)
 			return 1;
-		resumed_wait(w);
-		rstr = now_ms() - t0;
-		close(w);
 		if (thr)
 			kill(pid, SIGKILL);
 		kill(r, SIGKILL);
@@ -431,7 +445,7 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
-		int n, w;
+		int n;
 
 		pid = start_workload(mib, "0", "1", procs);
 		n = workload_children(kids, MAX_PROCS);
@@ -444,14 +458,9 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		kill_tree(pid, kids, n);
 
 		/* rstr makes the tree with its pids and waits for its root */
-		w = resumed_watch();
-		t0 = now_ms();
-		r = restart_image();
-		if (r < 0)
+		rstr = timed_restart(&r);
+		if (rstr < 0)
 			return 1;
-		resumed_wait(w);
-		rstr = now_ms() - t0;
-		close(w);
 		kill_tree(pid, kids, n);
 		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);

@@ -78,6 +78,20 @@ static void __attribute__((noreturn)) die_as(int status)
 	_exit(127);
 }
 
+int cr_lead_as_saved(const struct ckpt_tree_task *e)
+{
+	if (e->sid == e->pid) {
+		if (setsid() < 0) {
+			fprintf(stderr, "rstr: process %d: setsid: %m\n", e->pid);
+			return -1;
+		}
+	} else if (e->pgid == e->pid && setpgid(0, 0) < 0) {
+		fprintf(stderr, "rstr: process %d: setpgid: %m\n", e->pid);
+		return -1;
+	}
+	return 0;
+}
+
 /* In the new process of entry @i; never returns. */
 static void __attribute__((noreturn)) make_process(struct mktree *m,
 						    unsigned int i)
@@ -102,15 +116,8 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 	close(m->go[1]);
 	m->now[i] = getpid();
 
-	if (e->sid == e->pid) {
-		if (setsid() < 0) {
-			fprintf(stderr, "rstr: process %d: setsid: %m\n", e->pid);
-			c = 'E';
-		}
-	} else if (e->pgid == e->pid && setpgid(0, 0) < 0) {
-		fprintf(stderr, "rstr: process %d: setpgid: %m\n", e->pid);
+	if (cr_lead_as_saved(e))
 		c = 'E';
-	}
 	for (j = i + 1; j < head->nr_tasks && c == 'R'; j++) {
 		const struct ckpt_tree_task *f = &head->tasks[j];
 		pid_t pid;

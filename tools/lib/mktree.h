@@ -29,4 +29,11 @@
 pid_t cr_restart_tree(int fd, const struct cr_image_head *head, bool new_pids,
 		      char *why, size_t whylen);
 
+/*
+ * In a process created with the saved pid of TREE entry @e: make the
+ * session (setsid()) or process group (setpgid()) it led, if any. 0, or
+ * -1 after saying why on stderr.
+ */
+int cr_lead_as_saved(const struct ckpt_tree_task *e);
+
 #endif /* MKTREE_H */
