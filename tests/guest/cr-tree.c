@@ -13,7 +13,9 @@
  *     (CLONE_FILES | CLONE_FS) share them again after restart;
  *   - refusals: the tree's pids taken (the original still runs): rstr
  *     fails and the original carries on; a process sharing its files
- *     table with a task outside the tree: EBUSY;
+ *     table with a task outside the tree: EBUSY; an open file the test
+ *     holds too (inherited across fork): EBUSY naming the file and the
+ *     test; the same file once the test only maps it: saved;
  *   - a process of the tree killed while the restart runs: rstr fails
  *     and no process of the tree is left;
  *   - rstr --pidns: the tree comes back with its saved pids in a new pid
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -50,6 +53,7 @@
 #define IMG	"/tmp/tree.img"
 #define WAIT_IMG	"/tmp/tree-wait.img"
 #define NPROC	7
+#define SHARED	"/tmp/tree-shared.dat"
 
 struct line {
 	long count;
@@ -382,6 +386,57 @@ static void shared_files(void)
 }
 
 /*
+ * A child holding an open file the test holds too, as fork() left it:
+ * restart would give the child a file of its own (reopened by path), no
+ * longer sharing its offset with the test: refused, naming both. Once the
+ * test closes its descriptor, keeping only a mapping of that file (which
+ * cannot see the offset), the child is checkpointed.
+ */
+static void shared_file(void)
+{
+	const char *why;
+	char who[32];
+	void *map;
+	pid_t pid;
+	long ret;
+	int fd;
+
+	fd = open(SHARED, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, 4096) || lseek(fd, 100, SEEK_SET) != 100)
+		tap_bail("setup: %s: %m", SHARED);
+	pid = fork();
+	if (pid < 0)
+		tap_bail("fork: %m");
+	if (!pid) {
+		/* only @fd and /dev/null held */
+		if (!null_stdio() || (fd > 3 && close_range(3, fd - 1, 0)) ||
+		    close_range(fd + 1, ~0U, 0))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (!stop_task(pid))
+		tap_bail("setup: the child holding %s did not stop", SHARED);
+	ret = checkpoint_to(pid, IMG);
+	why = engine_stat("checkpoint.refused");
+	snprintf(who, sizeof(who), "with task %d,", getpid());
+	tap_ok(ret == -EBUSY && strstr(why, SHARED) && strstr(why, who),
+	       "an open file shared with a task outside the tree: EBUSY naming it and the task (%ld, \"%s\")",
+	       ret, why);
+
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		tap_bail("mmap %s: %m", SHARED);
+	close(fd);
+	ret = checkpoint_to(pid, IMG);
+	tap_ok(ret >= 0, "the same file once the test only maps it: saved (%ld, \"%s\")",
+	       ret, ret >= 0 ? "" : engine_stat("checkpoint.refused"));
+	munmap(map, 4096);
+	kill_all(&pid, 1);
+	unlink(SHARED);
+}
+
+/*
  * A parent and a child sharing one files table and one fs_struct
  * (CLONE_FILES | CLONE_FS): saved once, and shared again after restart:
  * the fd the child opens, the directory it changes to and the umask it
@@ -644,7 +699,7 @@ static void killed(void)
 
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(21);
 	engine_on();
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
 		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
@@ -653,6 +708,7 @@ int main(void)
 	waiter(true);
 	taken();
 	shared_files();
+	shared_file();
 	shared_tables();
 	killed();
 	new_pids();
