@@ -36,28 +36,10 @@ static int run(bool ckpt)
 	return wait_exit(pid, 60);
 }
 
-static void show_out(void)
-{
-	char line[256];
-	FILE *f = fopen("/tmp/files.out", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		tap_diag("%.*s", (int)strcspn(line, "\n"), line);
-	if (f)
-		fclose(f);
-}
-
 int main(void)
 {
-	int st;
-
 	tap_plan(2);
 	engine_on();
-	st = run(false);
-	if (!tap_ok(st == 0, "without checkpoint every check holds (status %#x)", st))
-		show_out();
-	st = run(true);
-	if (!tap_ok(st == 0, "after checkpoint and restart every check holds (status %#x)", st))
-		show_out();
+	check_both(run, "/tmp/files.out");
 	return tap_done();
 }

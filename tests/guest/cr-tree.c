@@ -266,19 +266,6 @@ static void taken(void)
 	kill_all(&root, 1);
 }
 
-/* The pid in @path, or 0. */
-static pid_t pid_in(const char *path)
-{
-	pid_t pid = 0;
-	FILE *f = fopen(path, "r");
-
-	if (f && fscanf(f, "%d", &pid) != 1)
-		pid = 0;
-	if (f)
-		fclose(f);
-	return pid;
-}
-
 /* DIR/result, once it is there (30 s at most), into @buf; "" if none. */
 static void read_result(char *buf, size_t size)
 {
@@ -399,7 +386,7 @@ static void shared_file(void)
 	void *map;
 	pid_t pid;
 	long ret;
-	int fd;
+	int fd, st;
 
 	fd = open(SHARED, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || ftruncate(fd, 4096) || lseek(fd, 100, SEEK_SET) != 100)
@@ -408,14 +395,15 @@ static void shared_file(void)
 	if (pid < 0)
 		tap_bail("fork: %m");
 	if (!pid) {
-		/* only @fd and /dev/null held */
+		/* only @fd and /dev/null held, then stopped */
 		if (!null_stdio() || (fd > 3 && close_range(3, fd - 1, 0)) ||
 		    close_range(fd + 1, ~0U, 0))
 			_exit(1);
+		raise(SIGSTOP);
 		for (;;)
 			pause();
 	}
-	if (!stop_task(pid))
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
 		tap_bail("setup: the child holding %s did not stop", SHARED);
 	ret = checkpoint_to(pid, IMG);
 	why = engine_stat("checkpoint.refused");

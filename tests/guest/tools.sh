@@ -43,7 +43,7 @@ wait_until 30 test -e /tmp/tools.count.ready
 kill -STOP $pid
 wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 ckpt $pid -o tools.img 2> err.txt
-grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.fifo: pipe (-95)" err.txt
+grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.fifo: FIFO (named pipe) (-95)" err.txt
 tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
 kill -9 $pid
 

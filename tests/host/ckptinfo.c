@@ -474,7 +474,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"pipes\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -615,7 +615,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -674,7 +674,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	       ret);
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
-		 "\"noreserve\": true, \"saved_with\": 100, \"mapped_by\": [100, 110]}], \"totals\": ",
+		 "\"noreserve\": true, \"saved_with\": 100, \"mapped_by\": [100, 110]}], \"pipes\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -735,7 +735,7 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'totals', 'trailing_bytes']\n"
+	" ['tree', 'processes', 'shmem', 'pipes', 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
 	"ok = ok and all(list(e) == ['pid', 'tgid', 'ppid', 'pgid', 'sid', 'zombie',"
@@ -880,7 +880,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SHMEM PAGES*)*" },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -1504,6 +1504,92 @@ static void tree_fixture(void)
 	ci_free(&ci);
 }
 
+#define PIPE_RESULTS 6
+
+/*
+ * A pipe held by the root, both ends, 100 bytes in flight: valid, shown
+ * in the summary and --json; a read end named twice, a size that is not a
+ * power of two and more bytes than the pipe holds are refused.
+ */
+static void pipe_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .pipe = true,
+			     .pipe_bytes = 100 };
+	struct ci_image ci;
+	unsigned char *buf;
+	const char *path;
+	char args[600];
+	size_t len;
+	int ret;
+
+	ret = read_spec(&s, &ci);
+	tap_ok(!ret && ci.nr_pipes == 1 && ci.pipes[0].p.bytes == 100 &&
+	       ci.pipes[0].p.size == MK_PIPE_SIZE && ci.pipes[0].ends[0] &&
+	       ci.pipes[0].ends[1] && ci.procs[0].nr_fds == 5,
+	       "a pipe with both ends in the root and 100 bytes in flight: valid (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+	buf = mk_image(&s, &len);
+	path = image_file(buf, len);
+	snprintf(args, sizeof(args), "%s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "pipes: 1\n  pipe 100: 65536 bytes, 100 in flight, saved with 100, ends open: read and write\n") == 1 &&
+	       count(out, "  fd 4   pipe 100, read end  flags 0  pos 0\n") == 1 &&
+	       count(out, "  fd 5   pipe 100, write end  flags 01  pos 0\n") == 1,
+	       "the summary lists the pipe and names it for its two descriptors (exit %d)", ret);
+	snprintf(args, sizeof(args), "--json %s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "\"pipes\": [{\"objref\": 100, \"size\": 65536, \"bytes\": 100, \"saved_with\": 100, \"read_end\": true, \"write_end\": true}]") == 1 &&
+	       /* fds 4 and 5, at the top level and in "processes" */
+	       count(out, "\"pipe\": 100, ") == 4 && count(out, "\"pipe\": null, ") > 4,
+	       "--json: \"pipes\" lists it, each descriptor on an end names it (exit %d)", ret);
+	unlink(path);
+	free(buf);
+
+	s.pipe_read_twice = true;
+	refused("a pipe's read end in two FILE records", &s,
+		"the read end of pipe 100 named twice");
+	s.pipe_read_twice = false;
+	s.pipe_size = 5000;
+	refused("a pipe of 5000 bytes", &s, "not a power of two of pages");
+	s.pipe_size = 0;
+	s.pipe_bytes = MK_PIPE_SIZE + 1;
+	refused("more bytes in flight than the pipe holds", &s, "more bytes than fit");
+}
+
+#define EVENTFD_RESULTS 3
+
+/*
+ * An eventfd held by the root: valid, shown in the summary and --json;
+ * unknown flags refused.
+ */
+static void eventfd_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .eventfd = true };
+	unsigned char *buf;
+	const char *path;
+	char args[600];
+	size_t len;
+	int ret;
+
+	buf = mk_image(&s, &len);
+	path = image_file(buf, len);
+	snprintf(args, sizeof(args), "%s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "  fd 7   eventfd count 3, semaphore, nonblocking  flags 04002  pos 0\n") == 1,
+	       "an eventfd: valid, the summary shows its counter and flags (exit %d)", ret);
+	snprintf(args, sizeof(args), "--json %s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "\"eventfd\": {\"count\": 3, \"semaphore\": true}") == 2,
+	       "--json: its descriptor's \"eventfd\" (exit %d)", ret);
+	unlink(path);
+	free(buf);
+	s.eventfd_bad_flags = 2;
+	refused("an EVENTFD record with unknown flags", &s, "unknown flags 0x3");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -1511,11 +1597,13 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
 	share_tests();
+	pipe_tests();
+	eventfd_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

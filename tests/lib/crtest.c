@@ -362,3 +362,38 @@ const char *engine_stat(const char *key)
 {
 	return cr_stat(key);
 }
+
+pid_t pid_in(const char *path)
+{
+	pid_t pid = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f && fscanf(f, "%d", &pid) != 1)
+		pid = 0;
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+static void diag_file(const char *path)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		tap_diag("%.*s", (int)strcspn(line, "\n"), line);
+	if (f)
+		fclose(f);
+}
+
+void check_both(int (*run)(bool ckpt), const char *out)
+{
+	int st;
+
+	st = run(false);
+	if (!tap_ok(st == 0, "without checkpoint every check holds (status %#x)", st))
+		diag_file(out);
+	st = run(true);
+	if (!tap_ok(st == 0, "after checkpoint and restart every check holds (status %#x)", st))
+		diag_file(out);
+}

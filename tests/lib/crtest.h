@@ -87,6 +87,15 @@ void counter_image(const char *out, const char *img);
  * until the next call.
  */
 const char *engine_stat(const char *key);
+/* The pid written in @path, or 0. */
+pid_t pid_in(const char *path);
+/*
+ * A helper that checks its own state and exits 0 if it holds, writing
+ * what failed into @out: @run starts it (across a checkpoint and restart
+ * if its argument is true) and returns its status. Reports both runs
+ * (2 results), @out's lines as diagnostics for a failed one.
+ */
+void check_both(int (*run)(bool ckpt), const char *out);
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */

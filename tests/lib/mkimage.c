@@ -75,6 +75,29 @@ static void file(struct out *o, uint32_t objref, const char *path, uint32_t mode
 	record(o, CKPT_HDR_FILE, objref, buf, sizeof(f) + f.path_len);
 }
 
+/* The PIPE record MK_PIPE_REF: @bytes of 'p' in flight. */
+static void pipe_record(struct out *o, uint32_t size, uint32_t bytes)
+{
+	struct ckpt_hdr_pipe hp = { .size = size, .bytes = bytes };
+	unsigned char *buf = malloc(sizeof(hp) + bytes);
+
+	memcpy(buf, &hp, sizeof(hp));
+	memset(buf + sizeof(hp), 'p', bytes);
+	record(o, CKPT_HDR_PIPE, MK_PIPE_REF, buf, sizeof(hp) + bytes);
+	free(buf);
+}
+
+/* A FILE record of an end of the pipe MK_PIPE_REF, opened @acc (0 or 1). */
+static void pipe_end(struct out *o, uint32_t objref, uint32_t acc)
+{
+	struct ckpt_hdr_file f = { .f_flags = acc, .i_mode = S_IFIFO | 0600,
+				   .path_len = 1, .pipe_objref = MK_PIPE_REF };
+	unsigned char buf[sizeof(f) + 1] = { 0 };
+
+	memcpy(buf, &f, sizeof(f));
+	record(o, CKPT_HDR_FILE, objref, buf, sizeof(buf));
+}
+
 static uint32_t task(struct out *o, const struct ckpt_tree_task *e)
 {
 	struct ckpt_hdr_task t = { .pid = e->pid, .tgid = e->tgid,
@@ -257,6 +280,36 @@ static void process(struct out *o, const struct mk_spec *s,
 	fd.fd = 3;
 	fd.file_objref = own;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	if (s->pipe && e == s->tree) {
+		uint32_t rd = o->next_ref++, wr = o->next_ref++;
+
+		pipe_record(o, s->pipe_size ? s->pipe_size : MK_PIPE_SIZE, s->pipe_bytes);
+		pipe_end(o, rd, 0);
+		pipe_end(o, wr, 1);
+		fd.fd = 4;
+		fd.file_objref = rd;
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		fd.fd = 5;
+		fd.file_objref = wr;
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		if (s->pipe_read_twice) {
+			fd.fd = 6;
+			fd.file_objref = o->next_ref++;
+			pipe_end(o, fd.file_objref, 0);
+			record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		}
+	}
+	if (s->eventfd && e == s->tree) {
+		struct ckpt_hdr_eventfd ev = { .count = MK_EVENTFD_COUNT,
+					       .flags = CKPT_EVENTFD_SEMAPHORE |
+							s->eventfd_bad_flags,
+					       .f_flags = 04000 };
+
+		fd.fd = 7;
+		fd.file_objref = o->next_ref++;
+		record(o, CKPT_HDR_EVENTFD, fd.file_objref, &ev, sizeof(ev));
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);

@@ -48,7 +48,23 @@ struct mk_spec {
 	bool share_files, fd_in_sharer;
 	/* the root's own FILE's path, instead of /tmp/out.PID */
 	const char *root_path;
+	/* the root holds a pipe (MK_PIPE_*): its read end as fd 4, its write
+	 * end as fd 5, pipe_bytes in flight; damage: a size of pipe_size
+	 * (0: MK_PIPE_SIZE), a second FILE record of its read end (fd 6) */
+	bool pipe, pipe_read_twice;
+	uint32_t pipe_bytes, pipe_size;
+	/* the root holds an eventfd as fd 7 (MK_EVENTFD_COUNT, a
+	 * non-blocking semaphore), with these EVENTFD flags added (damage) */
+	bool eventfd;
+	uint32_t eventfd_bad_flags;
 };
+
+/* The root's eventfd (mk_spec.eventfd): its counter. */
+#define MK_EVENTFD_COUNT	3ULL
+
+/* The root's pipe (mk_spec.pipe): its size, the objref of its PIPE record. */
+#define MK_PIPE_SIZE		65536U
+#define MK_PIPE_REF		100
 
 /*
  * A pending signal for mk_spec.pending: for thread @tid (0: the process's

@@ -26,7 +26,8 @@ static const char *const names[] = {
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
 	[CKPT_HDR_FILE] = "FILE",
-	[CKPT_HDR_FD] = "FD",
+	[CKPT_HDR_FD] = "FD", [CKPT_HDR_PIPE] = "PIPE",
+	[CKPT_HDR_EVENTFD] = "EVENTFD",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -213,6 +214,16 @@ const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objr
 	for (i = 0; objref && i < img->nr_shmems; i++)
 		if (img->shmems[i].objref == objref)
 			return &img->shmems[i];
+	return NULL;
+}
+
+const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	size_t i;
+
+	for (i = 0; objref && i < img->nr_pipes; i++)
+		if (img->pipes[i].objref == objref)
+			return &img->pipes[i];
 	return NULL;
 }
 
@@ -595,7 +606,7 @@ static int read_after_process(struct reader *r, enum stage *st)
 }
 
 /*
- * A process's FILE, FD, FS and SHMEM records, each SHMEM followed by the
+ * A process's FILE, FD, FS, SHMEM, PIPE and EVENTFD records, each SHMEM followed by the
  * PAGES records of its pages, up to its MM record; one FS record among
  * them.
  */
@@ -616,6 +627,10 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_file(r) ? -1 : 0;
 	if (t == CKPT_HDR_SHMEM)
 		return fresh(r) || rd_shmem(r) ? -1 : 0;
+	if (t == CKPT_HDR_PIPE)
+		return fresh(r) || rd_pipe(r) ? -1 : 0;
+	if (t == CKPT_HDR_EVENTFD)
+		return fresh(r) || rd_eventfd(r) ? -1 : 0;
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -753,6 +768,8 @@ static uint64_t max_len(uint32_t type)
 	if (type == CKPT_HDR_SIGPENDING)
 		return sizeof(struct ckpt_hdr_sigpending) +
 		       (uint64_t)MAX_SIGNALS * sizeof(struct ckpt_sigpending);
+	if (type == CKPT_HDR_PIPE)	/* the bytes of the largest pipe */
+		return sizeof(struct ckpt_hdr_pipe) + (uint64_t)INT32_MAX;
 	return MAX_META;
 }
 
@@ -806,7 +823,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -837,6 +854,7 @@ void ci_free(struct ci_image *img)
 		free(img->files[i].path);
 	free(img->files);
 	free(img->shmems);
+	free(img->pipes);
 	free(img->tree);
 	free(img->tree_index);
 	free(img->records);

@@ -26,8 +26,10 @@ struct ci_record {
 struct ci_file {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
-	struct ckpt_hdr_file f;
-	char *path;
+	struct ckpt_hdr_file f;		/* an eventfd's: its access mode and flags */
+	char *path;			/* an eventfd's: "" */
+	bool eventfd;			/* an EVENTFD record, ev */
+	struct ckpt_hdr_eventfd ev;
 };
 
 /* Shared anonymous memory: a SHMEM record, with the first process that maps it. */
@@ -36,6 +38,14 @@ struct ci_shmem {
 	size_t proc;			/* the process whose records hold it */
 	struct ckpt_hdr_shmem s;
 	uint64_t pages;			/* counted in its PAGES records */
+};
+
+/* A pipe: a PIPE record, with the ends its FILE records name. */
+struct ci_pipe {
+	uint32_t objref;
+	size_t proc;			/* the process whose records hold it */
+	struct ckpt_hdr_pipe p;
+	bool ends[2];			/* a FILE record names its read, write end */
 };
 
 struct ci_vma {
@@ -104,6 +114,8 @@ struct ci_image {
 	size_t nr_files;
 	struct ci_shmem *shmems;	/* every SHMEM record, image order */
 	size_t nr_shmems;
+	struct ci_pipe *pipes;		/* every PIPE record, image order */
+	size_t nr_pipes;
 	size_t nr_records;
 	struct ci_record *records;	/* kept when asked for */
 	size_t nr_kept;
@@ -164,6 +176,7 @@ struct ci_siginfo {
 void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si);
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref);
+const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref);
 /* Whether a VMA of @p maps the SHMEM @objref. */
 bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */

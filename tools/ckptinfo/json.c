@@ -3,8 +3,9 @@
  * ckptinfo --json: the summary's content as one JSON object
  * (docs/ckptinfo.md): the image, the root process's keys at the top
  * level, "tree" (every TREE entry), "processes" (each live process
- * with the same keys as the top level's) and "shmem" (each SHMEM record,
- * an empty list in an image without shared memory).
+ * with the same keys as the top level's), "shmem" (each SHMEM record,
+ * an empty list in an image without shared memory) and "pipes" (each
+ * PIPE record, an empty list in an image without pipes).
  */
 #include "image.h"
 
@@ -436,10 +437,22 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", p->fds[i].fd);
 		str(out, f->path);
 		fprintf(out, ", \"flags\": %u, \"mode\": %u, \"pos\": %" PRId64
-			", \"cloexec\": %s, \"file\": %u, \"shared_with\": [",
+			", \"cloexec\": %s, \"file\": %u, \"pipe\": ",
 			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
+		if (f->f.pipe_objref)
+			fprintf(out, "%u", f->f.pipe_objref);
+		else
+			fputs("null", out);
+		fputs(", \"eventfd\": ", out);
+		if (f->eventfd)
+			fprintf(out, "{\"count\": %" PRIu64 ", \"semaphore\": %s}",
+				(uint64_t)f->ev.count,
+				f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? "true" : "false");
+		else
+			fputs("null", out);
+		fputs(", \"shared_with\": [", out);
 		for (j = 0; j < p->nr_fds; j++)
 			if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {
 				fprintf(out, "%s%u", sep, p->fds[j].fd);
@@ -504,6 +517,26 @@ static void shmems(FILE *out, const struct ci_image *img)
 	fputc(']', out);
 }
 
+/*
+ * "pipes": [{objref, size, bytes, saved_with, read_end, write_end}, ...],
+ * empty in an image without pipes.
+ */
+static void pipes(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	fputs(", \"pipes\": [", out);
+	for (i = 0; i < img->nr_pipes; i++) {
+		const struct ci_pipe *cp = &img->pipes[i];
+
+		fprintf(out, "%s{\"objref\": %u, \"size\": %u, \"bytes\": %u, \"saved_with\": %d"
+			", \"read_end\": %s, \"write_end\": %s}", i ? ", " : "", cp->objref,
+			cp->p.size, cp->p.bytes, img->procs[cp->proc].task.pid,
+			cp->ends[0] ? "true" : "false", cp->ends[1] ? "true" : "false");
+	}
+	fputc(']', out);
+}
+
 /* "tree": [{pid, tgid, ppid, pgid, sid, zombie, exit_code}, ...] */
 static void tree(FILE *out, const struct ci_image *img)
 {
@@ -551,6 +584,7 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	}
 	fputc(']', out);
 	shmems(out, img);
+	pipes(out, img);
 	fprintf(out, ", \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
 		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,
 		img->nr_records, img->nr_files, img->pages, img->size, img->trailing);

@@ -460,14 +460,45 @@ static void print_files(FILE *out, const struct ci_image *img,
 	fputc('\n', out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
+		char name[48];
 
+		if (f->f.pipe_objref)
+			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.pipe_objref,
+				 f->f.f_flags & 3 ? "write" : "read");
+		else if (f->eventfd)
+			snprintf(name, sizeof(name), "eventfd count %" PRIu64 "%s%s",
+				 (uint64_t)f->ev.count,
+				 f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? ", semaphore" : "",
+				 f->ev.f_flags ? ", nonblocking" : "");
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
-			f->path, f->f.f_flags, (int64_t)f->f.f_pos,
+			f->f.pipe_objref || f->eventfd ? name : f->path, f->f.f_flags,
+			(int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "  cloexec" : "");
 		print_shared(out, p, i);
 		if (f->proc != me)
 			fprintf(out, "  (saved with %d)", img->procs[f->proc].task.pid);
 		fputc('\n', out);
+	}
+}
+
+/*
+ * "pipes: 1", then each PIPE record: its objref, size, bytes in flight,
+ * the process whose records hold it, and which of its ends are open.
+ */
+static void print_pipes(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	if (!img->nr_pipes)
+		return;
+	fprintf(out, "pipes: %zu\n", img->nr_pipes);
+	for (i = 0; i < img->nr_pipes; i++) {
+		const struct ci_pipe *cp = &img->pipes[i];
+
+		fprintf(out, "  pipe %u: %u bytes, %u in flight, saved with %d, ends open: %s\n",
+			cp->objref, cp->p.size, cp->p.bytes, img->procs[cp->proc].task.pid,
+			cp->ends[0] && cp->ends[1] ? "read and write" :
+			cp->ends[0] ? "read only" : cp->ends[1] ? "write only" : "none");
 	}
 }
 
@@ -622,6 +653,7 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 		img->procs[0].xstate_features);
 	print_tree(out, img);
 	print_shmems(out, img);
+	print_pipes(out, img);
 	for (i = 0; i < img->nr_procs; i++)
 		print_process(out, img, &img->procs[i], regs);
 	fprintf(out, "total: %zu records, %" PRIu64 " pages, %" PRIu64 " bytes\n",

@@ -15,6 +15,7 @@
 #define MAX_FDS		(1 << 20)
 #define MAX_FILES	(1 << 20)
 #define MAX_SHMEMS	(1 << 20)
+#define MAX_PIPES	(1 << 20)
 #define MAX_VMAS	(1 << 20)
 #define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
 #define MAX_SIGNALS	(1 << 22)	/* pending in one process */
@@ -83,6 +84,10 @@ int rd_restart_block(struct reader *r, const struct ckpt_restart_block *c);
 int rd_fs(struct reader *r, struct ci_proc *p);
 int rd_file(struct reader *r);
 int rd_shmem(struct reader *r);
+/* A PIPE record: its size, its bytes in flight read and dropped. */
+int rd_pipe(struct reader *r);
+/* An EVENTFD record: a file of its own, as a FILE record is. */
+int rd_eventfd(struct reader *r);
 /* A PAGES record of the image's last SHMEM, @sh. */
 int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
 int rd_fd(struct reader *r, struct ci_proc *p);

@@ -264,6 +264,29 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 }
 
 /* A FILE record: the image's, named by this process and any later one. */
+/* A FILE record of a pipe end: its PIPE record's, each end once. */
+static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
+{
+	struct ci_pipe *cp = (struct ci_pipe *)ci_pipe_by_ref(r->img, f->pipe_objref);
+	uint32_t acc = f->f_flags & 3;	/* O_ACCMODE */
+
+	if (!cp)
+		return rd_bad(r, "a pipe end of objref %u, which no PIPE record before it has",
+			      f->pipe_objref);
+	/* the kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_LARGEFILE */
+	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
+	    f->f_flags & ~(3U | 02000 | 04000 | 040000 | 0100000) ||
+	    f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
+	    f->mtime_nsec)
+		return rd_bad(r, "a pipe end: mode %#o, flags %#o, an offset or a file's identity",
+			      f->i_mode, f->f_flags);
+	if (cp->ends[acc])
+		return rd_bad(r, "the %s end of pipe %u named twice", acc ? "write" : "read",
+			      f->pipe_objref);
+	cp->ends[acc] = true;
+	return 0;
+}
+
 int rd_file(struct reader *r)
 {
 	struct ci_image *img = r->img;
@@ -289,15 +312,75 @@ int rd_file(struct reader *r)
 	cf->proc = img->nr_procs - 1;
 	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
 	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
-	    buf[0] != '/') {
+	    (cf->f.pipe_objref ? buf[0] != 0 : buf[0] != '/')) {
 		cf->path = NULL;
 		free(buf);
 		img->nr_files--;
-		return rd_bad(r, "path length, termination or not absolute");
+		return rd_bad(r, "path length, termination or not absolute (a pipe end's: empty)");
 	}
 	img->procs[img->nr_procs - 1].nr_files++;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
+	return cf->f.pipe_objref ? pipe_end(r, &cf->f) : 0;
+}
+
+int rd_eventfd(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ckpt_hdr_eventfd e;
+	struct ci_file *cf;
+	char *empty;
+
+	if (rd_payload(r, &e, sizeof(e)))
+		return -1;
+	/* the kernel's x86_64 O_NONBLOCK */
+	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~04000U)
+		return rd_bad(r, "unknown flags %#x or f_flags %#x", e.flags, e.f_flags);
+	empty = calloc(1, 1);
+	if (!empty)
+		return rd_bad(r, "out of memory");
+	cf = rd_grow(img->files, &img->nr_files, sizeof(*cf), MAX_FILES);
+	if (!cf) {
+		free(empty);
+		return rd_bad(r, "too many files");
+	}
+	img->files = cf;
+	img->files[img->nr_files - 1] = (struct ci_file){
+		.objref = r->rec.objref, .proc = img->nr_procs - 1, .path = empty,
+		.eventfd = true, .ev = e,
+		.f = { .f_flags = 02 | e.f_flags, .path_len = 1 } };
+	img->procs[img->nr_procs - 1].nr_files++;
+	return 0;
+}
+
+/* A PIPE record: the image's, its ends named by FILE records after it. */
+int rd_pipe(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ckpt_hdr_pipe hp;
+	struct ci_pipe *cp;
+
+	if (r->rec.len < sizeof(hp))
+		return rd_bad(r, "length %llu, shorter than a PIPE record",
+			      (unsigned long long)r->rec.len);
+	if (rd_get(r, &hp, sizeof(hp)))
+		return -1;
+	if (hp.__reserved[0] || hp.__reserved[1])
+		return rd_bad(r, "reserved fields %#x %#x, not 0", hp.__reserved[0],
+			      hp.__reserved[1]);
+	if (hp.size < PAGE_SIZE || hp.size > INT32_MAX || hp.size & (hp.size - 1) ||
+	    hp.bytes > hp.size || r->rec.len != sizeof(hp) + (uint64_t)hp.bytes)
+		return rd_bad(r, "size %u with %u bytes in flight (length %llu): not a power of two of pages, or more bytes than fit",
+			      hp.size, hp.bytes, (unsigned long long)r->rec.len);
+	if (rd_skip(r, hp.bytes, false) ||
+	    rd_skip(r, ((hp.bytes + 7) & ~7ULL) - hp.bytes, true))
+		return -1;
+	cp = rd_grow(img->pipes, &img->nr_pipes, sizeof(*cp), MAX_PIPES);
+	if (!cp)
+		return rd_bad(r, "too many pipes");
+	img->pipes = cp;
+	img->pipes[img->nr_pipes - 1] = (struct ci_pipe){
+		.objref = r->rec.objref, .proc = img->nr_procs - 1, .p = hp };
 	return 0;
 }
 
@@ -356,8 +439,10 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 
 	if (rd_payload(r, m, sizeof(*m)))
 		return -1;
-	if (m->exe_objref && !ci_file_by_ref(r->img, m->exe_objref))
-		return rd_bad(r, "executable objref %u has no FILE record", m->exe_objref);
+	if (m->exe_objref && (!ci_file_by_ref(r->img, m->exe_objref) ||
+			       !S_ISREG(ci_file_by_ref(r->img, m->exe_objref)->f.i_mode)))
+		return rd_bad(r, "executable objref %u has no FILE record of a regular file",
+			      m->exe_objref);
 	if (m->nr_vmas > MAX_VMAS)
 		return rd_bad(r, "%u VMAs", m->nr_vmas);
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
@@ -385,8 +470,10 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 			      (unsigned long long)v.start, (unsigned long long)v.end);
 	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_ANON)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
-	if (v.kind == CKPT_VMA_FILE && !ci_file_by_ref(r->img, v.file_objref))
-		return rd_bad(r, "file objref %u has no FILE record", v.file_objref);
+	if (v.kind == CKPT_VMA_FILE && (!ci_file_by_ref(r->img, v.file_objref) ||
+					!S_ISREG(ci_file_by_ref(r->img, v.file_objref)->f.i_mode)))
+		return rd_bad(r, "file objref %u has no FILE record of a regular file",
+			      v.file_objref);
 	if (v.kind == CKPT_VMA_SHARED_ANON && !ci_shmem_by_ref(r->img, v.file_objref))
 		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
 			      v.file_objref);
