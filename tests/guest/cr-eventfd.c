@@ -32,21 +32,8 @@
 static int run(bool ckpt)
 {
 	char *argv[] = { HELPER("evfds"), READY, GO, OUT, NULL };
-	pid_t pid;
 
-	unlink(READY);
-	unlink(GO);
-	pid = spawn(argv);
-	if (!wait_file(READY, 60))
-		return -1;
-	if (ckpt) {
-		if (!stop_task(pid) || checkpoint_retry(pid, IMG) <= 0)
-			return -1;
-		kill_wait(pid);
-		pid = rstr_cli(NULL, IMG, NULL);
-	}
-	close(open(GO, O_WRONLY | O_CREAT, 0644));
-	return wait_exit(pid, 60);
+	return run_checked(argv, READY, GO, IMG, ckpt);
 }
 
 /* A child holding an eventfd the test holds too: EBUSY, naming both. */

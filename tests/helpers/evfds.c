@@ -10,31 +10,16 @@
  *     the other reads;
  *   - an empty non-blocking eventfd: a read gets EAGAIN.
  */
+#include "helper.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
-
-static FILE *out;
-static int failed;
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-	fputc('\n', out);
-	fflush(out);
-	failed = 1;
-}
 
 /* One read of @fd: its value, or 0 with errno set. */
 static uint64_t get(int fd)
@@ -52,15 +37,12 @@ static bool put(int fd, uint64_t v)
 
 int main(int argc, char **argv)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int sem, big, dupd, empty, fd, i;
 	uint64_t v;
 
 	if (argc != 4)
 		return 9;
-	out = fopen(argv[3], "w");
-	if (!out)
-		return 9;
+	checks_open(argv[3]);
 	sem = eventfd(5, EFD_SEMAPHORE | EFD_NONBLOCK);
 	big = eventfd(0, 0);
 	empty = eventfd(0, EFD_NONBLOCK);
@@ -72,32 +54,31 @@ int main(int argc, char **argv)
 	fd = open(argv[1], O_WRONLY | O_CREAT, 0644);
 	if (fd < 0 || close(fd))
 		return 9;
-	while (access(argv[2], F_OK))
-		nanosleep(&ts, NULL);
+	wait_go(argv[2]);
 
 	if (!(fcntl(sem, F_GETFL) & O_NONBLOCK))
-		fail("semaphore: O_NONBLOCK lost");
+		check_fail("semaphore: O_NONBLOCK lost");
 	for (i = 0; i < 8; i++) {
 		v = get(sem);
 		if (v != 1) {
-			fail("semaphore: read %d gave %llu (%s), not 1", i + 1,
+			check_fail("semaphore: read %d gave %llu (%s), not 1", i + 1,
 			     (unsigned long long)v, strerror(errno));
 			break;
 		}
 	}
 	if (get(sem) || errno != EAGAIN)
-		fail("semaphore: a ninth read did not get EAGAIN (%s)", strerror(errno));
+		check_fail("semaphore: a ninth read did not get EAGAIN (%s)", strerror(errno));
 
 	if (fcntl(big, F_GETFL) & O_NONBLOCK)
-		fail("2^40: O_NONBLOCK set");
+		check_fail("2^40: O_NONBLOCK set");
 	v = get(big);
 	if (v != 1ULL << 40)
-		fail("2^40: read %llu (%s)", (unsigned long long)v, strerror(errno));
+		check_fail("2^40: read %llu (%s)", (unsigned long long)v, strerror(errno));
 	if (!put(dupd, 7) || (v = get(big)) != 7)
-		fail("a write through the dup'd descriptor read back as %llu (%s)",
+		check_fail("a write through the dup'd descriptor read back as %llu (%s)",
 		     (unsigned long long)v, strerror(errno));
 
 	if (get(empty) || errno != EAGAIN)
-		fail("empty: a read did not get EAGAIN (%s)", strerror(errno));
-	return failed;
+		check_fail("empty: a read did not get EAGAIN (%s)", strerror(errno));
+	return checks_status();
 }

@@ -14,36 +14,21 @@
  *     only), 10000 bytes in flight: the child reads them all, then end of
  *     file once this closes its end, and exits 0 (its status checked).
  */
+#include "helper.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BIG	(64 * 1024)
 #define BIG_SZ	(256 * 1024)
 #define TAIL	1000
 #define CHILD	10000
-
-static FILE *out;
-static int failed;
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-	fputc('\n', out);
-	fflush(out);
-	failed = 1;
-}
 
 static unsigned char byte_at(size_t i, unsigned int seed)
 {
@@ -77,14 +62,6 @@ static size_t read_pattern(int fd, size_t n, unsigned int seed)
 	return got;
 }
 
-static void wait_go(const char *go)
-{
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-	while (access(go, F_OK))
-		nanosleep(&ts, NULL);
-}
-
 static int child(int rd, const char *go)
 {
 	unsigned char c;
@@ -110,9 +87,7 @@ int main(int argc, char **argv)
 
 	if (argc != 4)
 		return 9;
-	out = fopen(argv[3], "w");
-	if (!out)
-		return 9;
+	checks_open(argv[3]);
 	signal(SIGPIPE, SIG_IGN);
 
 	if (pipe(big) || fcntl(big[1], F_SETPIPE_SZ, BIG_SZ) < 0)
@@ -164,37 +139,37 @@ int main(int argc, char **argv)
 	wait_go(argv[2]);
 
 	if (fcntl(big[0], F_GETPIPE_SZ) != BIG_SZ)
-		fail("big pipe: size %d, not %d", fcntl(big[0], F_GETPIPE_SZ), BIG_SZ);
+		check_fail("big pipe: size %d, not %d", fcntl(big[0], F_GETPIPE_SZ), BIG_SZ);
 	got = read_pattern(big[0], BIG, 1);
 	if (got != BIG)
-		fail("big pipe: %zu of %d bytes in order", got, BIG);
+		check_fail("big pipe: %zu of %d bytes in order", got, BIG);
 	if (fcntl(big[0], F_SETFL, O_NONBLOCK) ||
 	    read(big[0], &c, 1) != -1 || errno != EAGAIN)
-		fail("big pipe: not empty after its bytes");
+		check_fail("big pipe: not empty after its bytes");
 	if (write(big[1], "x", 1) != 1 || read(big[0], &c, 1) != 1 || c != 'x')
-		fail("big pipe: a byte written now does not come back");
+		check_fail("big pipe: a byte written now does not come back");
 
 	got = read_pattern(tail[0], TAIL, 3);
 	if (got != TAIL)
-		fail("pipe without writer: %zu of %d bytes in order", got, TAIL);
+		check_fail("pipe without writer: %zu of %d bytes in order", got, TAIL);
 	if (read(tail[0], &c, 1) != 0)
-		fail("pipe without writer: no end of file after its bytes");
+		check_fail("pipe without writer: no end of file after its bytes");
 
 	errno = 0;
 	if (write(nord[1], "x", 1) != -1 || errno != EPIPE)
-		fail("pipe without reader: a write did not fail with EPIPE (%s)",
+		check_fail("pipe without reader: a write did not fail with EPIPE (%s)",
 		     strerror(errno));
 
 	if (!(fcntl(nonbl[0], F_GETFL) & O_NONBLOCK) ||
 	    fcntl(nonbl[1], F_GETFL) & O_NONBLOCK)
-		fail("non-blocking read end: flags %#x and %#x",
+		check_fail("non-blocking read end: flags %#x and %#x",
 		     fcntl(nonbl[0], F_GETFL), fcntl(nonbl[1], F_GETFL));
 	else if (read(nonbl[0], &c, 1) != -1 || errno != EAGAIN)
-		fail("non-blocking read end: an empty read did not get EAGAIN");
+		check_fail("non-blocking read end: an empty read did not get EAGAIN");
 
 	close(tochild[1]);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
-		fail("pipe to the child: the child's status %#x (1: bytes, 2: no end of file)",
+		check_fail("pipe to the child: the child's status %#x (1: bytes, 2: no end of file)",
 		     st);
-	return failed;
+	return checks_status();
 }

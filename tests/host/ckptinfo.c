@@ -615,7 +615,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -880,7 +880,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|SHMEM PAGES*)*" },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -1590,6 +1590,29 @@ static void eventfd_tests(void)
 	refused("an EVENTFD record with unknown flags", &s, "unknown flags 0x3");
 }
 
+#define SIGNALFD_RESULTS 2
+
+/* A signalfd for SIGUSR1 held by the root: shown; one for SIGKILL refused. */
+static void signalfd_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .signalfd_mask = 1 << 9 };
+	unsigned char *buf;
+	const char *path;
+	size_t len;
+	int ret;
+
+	buf = mk_image(&s, &len);
+	path = image_file(buf, len);
+	ret = run(path, out, sizeof(out));
+	tap_ok(!ret && count(out, "  fd 8   signalfd SIGUSR1  flags 02  pos 0\n") == 1,
+	       "a signalfd: valid, the summary names the signals it reads (exit %d)", ret);
+	unlink(path);
+	free(buf);
+	s.signalfd_mask |= 1 << 8;
+	refused("a SIGNALFD record reading SIGKILL", &s, "mask 0x300 (SIGKILL or SIGSTOP)");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -1597,13 +1620,14 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
 	share_tests();
 	pipe_tests();
 	eventfd_tests();
+	signalfd_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

@@ -397,3 +397,23 @@ void check_both(int (*run)(bool ckpt), const char *out)
 	if (!tap_ok(st == 0, "after checkpoint and restart every check holds (status %#x)", st))
 		diag_file(out);
 }
+
+int run_checked(char *const argv[], const char *ready, const char *go,
+		const char *img, bool ckpt)
+{
+	pid_t pid;
+
+	unlink(ready);
+	unlink(go);
+	pid = spawn(argv);
+	if (!wait_file(ready, 60))
+		return -1;
+	if (ckpt) {
+		if (!stop_task(pid) || checkpoint_retry(pid, img) <= 0)
+			return -1;
+		kill_wait(pid);
+		pid = rstr_cli(NULL, img, NULL);
+	}
+	close(open(go, O_WRONLY | O_CREAT, 0644));
+	return wait_exit(pid, 60);
+}

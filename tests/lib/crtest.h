@@ -96,6 +96,13 @@ pid_t pid_in(const char *path);
  * (2 results), @out's lines as diagnostics for a failed one.
  */
 void check_both(int (*run)(bool ckpt), const char *out);
+/*
+ * For check_both()'s @run: start the helper @argv, which creates @ready
+ * once set up and checks itself once @go exists; across a checkpoint into
+ * @img and a restart by rstr if @ckpt. Its exit status, or -1.
+ */
+int run_checked(char *const argv[], const char *ready, const char *go,
+		const char *img, bool ckpt);
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "helper.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 void helper_touch(const char *out, const char *suffix)
@@ -26,4 +28,39 @@ void helper_result(const char *out, const char *text)
 	f = fopen(tmp, "w");
 	if (!f || fputs(text, f) < 0 || fclose(f) || rename(tmp, out))
 		_exit(9);
+}
+
+static FILE *checks_out;
+static int checks_failed;
+
+void checks_open(const char *out)
+{
+	checks_out = fopen(out, "w");
+	if (!checks_out)
+		_exit(9);
+}
+
+void check_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(checks_out, fmt, ap);
+	va_end(ap);
+	fputc('\n', checks_out);
+	fflush(checks_out);
+	checks_failed = 1;
+}
+
+int checks_status(void)
+{
+	return checks_failed;
+}
+
+void wait_go(const char *go)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	while (access(go, F_OK))
+		nanosleep(&ts, NULL);
 }

@@ -13,4 +13,16 @@ void helper_touch(const char *out, const char *suffix);
 /* Write @text to @out whole: the test sees all of it or no file. */
 void helper_result(const char *out, const char *text);
 
+/*
+ * A helper that checks its own state after GO (run by the test's
+ * check_both()): what failed goes to the file @out, a line each.
+ * checks_open() exits 9 if it cannot create it.
+ */
+void checks_open(const char *out);
+void check_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 if a check failed, else 0: the helper's exit status. */
+int checks_status(void);
+/* Sleep until the file @go exists. */
+void wait_go(const char *go);
+
 #endif

@@ -310,6 +310,14 @@ static void process(struct out *o, const struct mk_spec *s,
 		record(o, CKPT_HDR_EVENTFD, fd.file_objref, &ev, sizeof(ev));
 		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 	}
+	if (s->signalfd_mask && e == s->tree) {
+		struct ckpt_hdr_signalfd sfd = { .mask = s->signalfd_mask };
+
+		fd.fd = 8;
+		fd.file_objref = o->next_ref++;
+		record(o, CKPT_HDR_SIGNALFD, fd.file_objref, &sfd, sizeof(sfd));
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);

@@ -57,6 +57,8 @@ struct mk_spec {
 	 * non-blocking semaphore), with these EVENTFD flags added (damage) */
 	bool eventfd;
 	uint32_t eventfd_bad_flags;
+	/* the root holds a blocking signalfd for these signals as fd 8 (0: none) */
+	uint64_t signalfd_mask;
 };
 
 /* The root's eventfd (mk_spec.eventfd): its counter. */

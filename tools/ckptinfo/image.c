@@ -27,7 +27,7 @@ static const char *const names[] = {
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
 	[CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD", [CKPT_HDR_PIPE] = "PIPE",
-	[CKPT_HDR_EVENTFD] = "EVENTFD",
+	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -606,7 +606,7 @@ static int read_after_process(struct reader *r, enum stage *st)
 }
 
 /*
- * A process's FILE, FD, FS, SHMEM, PIPE and EVENTFD records, each SHMEM followed by the
+ * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD and SIGNALFD records, each SHMEM followed by the
  * PAGES records of its pages, up to its MM record; one FS record among
  * them.
  */
@@ -631,6 +631,8 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_pipe(r) ? -1 : 0;
 	if (t == CKPT_HDR_EVENTFD)
 		return fresh(r) || rd_eventfd(r) ? -1 : 0;
+	if (t == CKPT_HDR_SIGNALFD)
+		return fresh(r) || rd_signalfd(r) ? -1 : 0;
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -823,7 +825,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}

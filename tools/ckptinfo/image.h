@@ -30,6 +30,8 @@ struct ci_file {
 	char *path;			/* an eventfd's: "" */
 	bool eventfd;			/* an EVENTFD record, ev */
 	struct ckpt_hdr_eventfd ev;
+	bool signalfd;			/* a SIGNALFD record, sfd */
+	struct ckpt_hdr_signalfd sfd;
 };
 
 /* Shared anonymous memory: a SHMEM record, with the first process that maps it. */

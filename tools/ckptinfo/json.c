@@ -452,6 +452,11 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 				f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? "true" : "false");
 		else
 			fputs("null", out);
+		fputs(", \"signalfd\": ", out);
+		if (f->signalfd)
+			fprintf(out, "{\"mask\": \"%#" PRIx64 "\"}", (uint64_t)f->sfd.mask);
+		else
+			fputs("null", out);
 		fputs(", \"shared_with\": [", out);
 		for (j = 0; j < p->nr_fds; j++)
 			if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {

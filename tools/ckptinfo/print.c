@@ -438,6 +438,20 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 	}
 }
 
+/* "signalfd SIGUSR1 SIGUSR2, nonblocking": the signals it reads. */
+static void signalfd_name(char *buf, size_t size, const struct ckpt_hdr_signalfd *s)
+{
+	size_t n = snprintf(buf, size, "signalfd");
+	char one[16];
+	int sig;
+
+	for (sig = 1; sig <= 64 && n < size; sig++)
+		if (s->mask & 1ULL << (sig - 1))
+			n += snprintf(buf + n, size - n, " %s", ci_signal_name(sig, one));
+	if (s->f_flags && n < size)
+		snprintf(buf + n, size - n, ", nonblocking");
+}
+
 /* Its descriptors; those on a file saved with an earlier process say whose. */
 static void print_files(FILE *out, const struct ci_image *img,
 			const struct ci_proc *p)
@@ -470,8 +484,11 @@ static void print_files(FILE *out, const struct ci_image *img,
 				 (uint64_t)f->ev.count,
 				 f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? ", semaphore" : "",
 				 f->ev.f_flags ? ", nonblocking" : "");
+		else if (f->signalfd)
+			signalfd_name(name, sizeof(name), &f->sfd);
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
-			f->f.pipe_objref || f->eventfd ? name : f->path, f->f.f_flags,
+			f->f.pipe_objref || f->eventfd || f->signalfd ? name : f->path,
+			f->f.f_flags,
 			(int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "  cloexec" : "");
 		print_shared(out, p, i);

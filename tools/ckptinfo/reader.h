@@ -88,6 +88,8 @@ int rd_shmem(struct reader *r);
 int rd_pipe(struct reader *r);
 /* An EVENTFD record: a file of its own, as a FILE record is. */
 int rd_eventfd(struct reader *r);
+/* A SIGNALFD record: a file of its own, as a FILE record is. */
+int rd_signalfd(struct reader *r);
 /* A PAGES record of the image's last SHMEM, @sh. */
 int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
 int rd_fd(struct reader *r, struct ci_proc *p);

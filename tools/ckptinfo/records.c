@@ -324,32 +324,65 @@ int rd_file(struct reader *r)
 	return cf->f.pipe_objref ? pipe_end(r, &cf->f) : 0;
 }
 
-int rd_eventfd(struct reader *r)
+/* A file an EVENTFD or SIGNALFD record is: in the image's files, path "". */
+static struct ci_file *anon_file(struct reader *r, uint32_t f_flags)
 {
 	struct ci_image *img = r->img;
+	struct ci_file *cf;
+	char *empty = calloc(1, 1);
+
+	if (!empty) {
+		rd_bad(r, "out of memory");
+		return NULL;
+	}
+	cf = rd_grow(img->files, &img->nr_files, sizeof(*cf), MAX_FILES);
+	if (!cf) {
+		free(empty);
+		rd_bad(r, "too many files");
+		return NULL;
+	}
+	img->files = cf;
+	cf = &img->files[img->nr_files - 1];
+	*cf = (struct ci_file){ .objref = r->rec.objref, .proc = img->nr_procs - 1,
+				.path = empty, .f = { .f_flags = 02 | f_flags, .path_len = 1 } };
+	img->procs[img->nr_procs - 1].nr_files++;
+	return cf;
+}
+
+int rd_eventfd(struct reader *r)
+{
 	struct ckpt_hdr_eventfd e;
 	struct ci_file *cf;
-	char *empty;
 
 	if (rd_payload(r, &e, sizeof(e)))
 		return -1;
 	/* the kernel's x86_64 O_NONBLOCK */
 	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~04000U)
 		return rd_bad(r, "unknown flags %#x or f_flags %#x", e.flags, e.f_flags);
-	empty = calloc(1, 1);
-	if (!empty)
-		return rd_bad(r, "out of memory");
-	cf = rd_grow(img->files, &img->nr_files, sizeof(*cf), MAX_FILES);
-	if (!cf) {
-		free(empty);
-		return rd_bad(r, "too many files");
-	}
-	img->files = cf;
-	img->files[img->nr_files - 1] = (struct ci_file){
-		.objref = r->rec.objref, .proc = img->nr_procs - 1, .path = empty,
-		.eventfd = true, .ev = e,
-		.f = { .f_flags = 02 | e.f_flags, .path_len = 1 } };
-	img->procs[img->nr_procs - 1].nr_files++;
+	cf = anon_file(r, e.f_flags);
+	if (!cf)
+		return -1;
+	cf->eventfd = true;
+	cf->ev = e;
+	return 0;
+}
+
+int rd_signalfd(struct reader *r)
+{
+	struct ckpt_hdr_signalfd s;
+	struct ci_file *cf;
+
+	if (rd_payload(r, &s, sizeof(s)))
+		return -1;
+	/* SIGKILL (9) and SIGSTOP (19) are never read; O_NONBLOCK as above */
+	if (s.mask & (1ULL << 8 | 1ULL << 18) || s.f_flags & ~04000U || s.__reserved)
+		return rd_bad(r, "mask %#llx (SIGKILL or SIGSTOP), f_flags %#x or reserved field",
+			      (unsigned long long)s.mask, s.f_flags);
+	cf = anon_file(r, s.f_flags);
+	if (!cf)
+		return -1;
+	cf->signalfd = true;
+	cf->sfd = s;
 	return 0;
 }
 
