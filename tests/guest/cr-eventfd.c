@@ -48,18 +48,7 @@ static void shared(void)
 	fd = eventfd(1, 0);
 	if (fd < 0)
 		tap_bail("eventfd: %m");
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork: %m");
-	if (!pid) {
-		if (!null_stdio() || (fd > 3 && close_range(3, fd - 1, 0)) ||
-		    close_range(fd + 1, ~0U, 0))
-			_exit(126);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
-		tap_bail("setup: the child holding an eventfd did not stop");
+	pid = fork_holding(fd, fd, true);
 	ret = checkpoint_to(pid, IMG);
 	why = engine_stat("checkpoint.refused");
 	snprintf(who, sizeof(who), "anon_inode:[eventfd]: shared with task %d,", getpid());

@@ -61,43 +61,6 @@ static int run(bool ckpt)
 	return wait_exit(pid, 60);
 }
 
-/* Wait until the child @pid, set up, stops itself. */
-static bool stopped_child(pid_t pid)
-{
-	int st;
-
-	return waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st);
-}
-
-/*
- * A child holding the pipe end @give (as fd 5, its stdio on /dev/null, in
- * a pause()), the test the other end: stopped, and checkpointed into IMG.
- * Returns the checkpoint's result; the child's pid in *@child.
- */
-static long hold_end(int give, pid_t *child)
-{
-	pid_t pid = fork();
-	long ret;
-
-	if (pid < 0)
-		tap_bail("fork: %m");
-	if (!pid) {
-		/* only @give, as fd 5, and /dev/null: the other end is the test's */
-		if (dup2(give, 5) != 5 || !null_stdio() || close_range(3, 4, 0) ||
-		    close_range(6, ~0U, 0))
-			_exit(126);
-		raise(SIGSTOP);
-		for (;;)
-			pause();
-	}
-	*child = pid;
-	close(give);
-	if (!stopped_child(pid))
-		tap_bail("setup: the child holding a pipe end did not stop");
-	ret = checkpoint_to(pid, IMG);
-	return ret;
-}
-
 static void refuse_outside(void)
 {
 	struct stat st;
@@ -109,7 +72,10 @@ static void refuse_outside(void)
 
 	if (pipe(p) || fstat(p[0], &st))
 		tap_bail("pipe: %m");
-	ret = hold_end(p[1], &pid);
+	/* the child holds the write end only, the test the read end */
+	pid = fork_holding(p[1], p[1], false);
+	close(p[1]);
+	ret = checkpoint_to(pid, IMG);
 	why = engine_stat("checkpoint.refused");
 	snprintf(want, sizeof(want), "pipe:[%lu]: its other end is held by task %d, outside the tree",
 		 (unsigned long)st.st_ino, getpid());
@@ -146,22 +112,11 @@ static void refuse_packet(void)
 	if (write(p[1], "packet", 6) != 6)
 		tap_bail("write: %m");
 	/* the child holds both ends: nothing outside */
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork: %m");
-	if (!pid) {
-		/* only the pipe's two ends and /dev/null */
-		if (!null_stdio() || (p[0] > 3 && close_range(3, p[0] - 1, 0)) ||
-		    p[1] != p[0] + 1 || close_range(p[1] + 1, ~0U, 0))
-			_exit(126);
-		raise(SIGSTOP);
-		for (;;)
-			pause();
-	}
+	if (p[1] != p[0] + 1)
+		tap_bail("setup: pipe ends %d and %d not adjacent", p[0], p[1]);
+	pid = fork_holding(p[0], p[1], false);
 	close(p[0]);
 	close(p[1]);
-	if (!stopped_child(pid))
-		tap_bail("setup: the child holding a packet pipe did not stop");
 	ret = checkpoint_to(pid, IMG);
 	why = engine_stat("checkpoint.refused");
 	tap_ok(ret == -EOPNOTSUPP && strstr(why, "packet"),

@@ -386,25 +386,12 @@ static void shared_file(void)
 	void *map;
 	pid_t pid;
 	long ret;
-	int fd, st;
+	int fd;
 
 	fd = open(SHARED, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || ftruncate(fd, 4096) || lseek(fd, 100, SEEK_SET) != 100)
 		tap_bail("setup: %s: %m", SHARED);
-	pid = fork();
-	if (pid < 0)
-		tap_bail("fork: %m");
-	if (!pid) {
-		/* only @fd and /dev/null held, then stopped */
-		if (!null_stdio() || (fd > 3 && close_range(3, fd - 1, 0)) ||
-		    close_range(fd + 1, ~0U, 0))
-			_exit(1);
-		raise(SIGSTOP);
-		for (;;)
-			pause();
-	}
-	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
-		tap_bail("setup: the child holding %s did not stop", SHARED);
+	pid = fork_holding(fd, fd, false);
 	ret = checkpoint_to(pid, IMG);
 	why = engine_stat("checkpoint.refused");
 	snprintf(who, sizeof(who), "with task %d,", getpid());

@@ -417,3 +417,25 @@ int run_checked(char *const argv[], const char *ready, const char *go,
 	close(open(go, O_WRONLY | O_CREAT, 0644));
 	return wait_exit(pid, 60);
 }
+
+pid_t fork_holding(int lo, int hi, bool exit_on_cont)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		tap_bail("fork: %m");
+	if (!pid) {
+		if (!null_stdio() || (lo > 3 && close_range(3, lo - 1, 0)) ||
+		    close_range(hi + 1, ~0U, 0))
+			_exit(126);
+		raise(SIGSTOP);
+		while (!exit_on_cont)
+			pause();
+		_exit(0);
+	}
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		tap_bail("setup: the child holding fds %d-%d did not stop (status %#x)",
+			 lo, hi, st);
+	return pid;
+}

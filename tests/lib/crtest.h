@@ -87,6 +87,13 @@ void counter_image(const char *out, const char *img);
  * until the next call.
  */
 const char *engine_stat(const char *key);
+/*
+ * Fork a child that keeps only descriptors @lo..@hi (3 or above) of the
+ * caller's, its stdio on /dev/null, and stops itself; its pid once it is
+ * stopped (bails out otherwise). Continued, it exits 0 if @exit_on_cont,
+ * else it waits in pause() until killed.
+ */
+pid_t fork_holding(int lo, int hi, bool exit_on_cont);
 /* The pid written in @path, or 0. */
 pid_t pid_in(const char *path);
 /*
