@@ -8,7 +8,8 @@
  *   - a blocking eventfd at 2^40 (past what eventfd() takes): one read of
  *     it; a descriptor dup'd from it is the same file: what one writes,
  *     the other reads;
- *   - an empty non-blocking eventfd: a read gets EAGAIN.
+ *   - an empty non-blocking eventfd: a read gets EAGAIN; O_APPEND, set
+ *     on it by fcntl(), stays set.
  */
 #include "helper.h"
 
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 	if (sem < 0 || big < 0 || empty < 0 || !put(sem, 3) || !put(big, 1ULL << 40))
 		return 9;
 	dupd = dup(big);
-	if (dupd < 0)
+	if (dupd < 0 || fcntl(empty, F_SETFL, O_NONBLOCK | O_APPEND))
 		return 9;
 	fd = open(argv[1], O_WRONLY | O_CREAT, 0644);
 	if (fd < 0 || close(fd))
@@ -80,5 +81,8 @@ int main(int argc, char **argv)
 
 	if (get(empty) || errno != EAGAIN)
 		check_fail("empty: a read did not get EAGAIN (%s)", strerror(errno));
+	if ((fcntl(empty, F_GETFL) & (O_NONBLOCK | O_APPEND)) != (O_NONBLOCK | O_APPEND))
+		check_fail("empty: flags %#x, not O_NONBLOCK and O_APPEND",
+			   fcntl(empty, F_GETFL));
 	return checks_status();
 }

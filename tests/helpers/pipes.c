@@ -12,7 +12,10 @@
  *     EAGAIN, while its write end stays blocking;
  *   - a pipe to a child (the write end here, the read end the child's
  *     only), 10000 bytes in flight: the child reads them all, then end of
- *     file once this closes its end, and exits 0 (its status checked).
+ *     file once this closes its end, and exits 0 (its status checked);
+ *   - a pipe holding 40000 bytes spliced from a unix socket (pages of a
+ *     socket buffer, each a compound page of several pages), the socket
+ *     closed: the bytes come back in order.
  */
 #include "helper.h"
 
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,6 +33,7 @@
 #define BIG_SZ	(256 * 1024)
 #define TAIL	1000
 #define CHILD	10000
+#define SPLICED	40000
 
 static unsigned char byte_at(size_t i, unsigned int seed)
 {
@@ -79,9 +84,10 @@ int main(int argc, char **argv)
 {
 	static unsigned char buf[BIG];
 	char tmp[4096];
-	int big[2], tail[2], nord[2], nonbl[2], tochild[2];
+	int big[2], tail[2], nord[2], nonbl[2], tochild[2], spl[2], sv[2];
 	unsigned char c;
 	size_t got;
+	ssize_t n;
 	pid_t pid;
 	int fd, st;
 
@@ -110,6 +116,20 @@ int main(int argc, char **argv)
 	if (pipe(nonbl) || fcntl(nonbl[0], F_SETFL, O_NONBLOCK))
 		return 9;
 
+	/* one send: its bytes past the socket buffer's head in compound pages */
+	if (pipe(spl) || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return 9;
+	fill(buf, SPLICED, 5);
+	if (send(sv[0], buf, SPLICED, 0) != SPLICED)
+		return 9;
+	for (got = 0; got < SPLICED; got += n) {
+		n = splice(sv[1], NULL, spl[1], NULL, SPLICED - got, 0);
+		if (n <= 0)
+			return 9;
+	}
+	close(sv[0]);
+	close(sv[1]);
+
 	if (pipe(tochild))
 		return 9;
 	pid = fork();
@@ -122,6 +142,8 @@ int main(int argc, char **argv)
 		close(nord[1]);
 		close(nonbl[0]);
 		close(nonbl[1]);
+		close(spl[0]);
+		close(spl[1]);
 		close(tochild[1]);
 		_exit(child(tochild[0], argv[2]));
 	}
@@ -166,6 +188,10 @@ int main(int argc, char **argv)
 		     fcntl(nonbl[0], F_GETFL), fcntl(nonbl[1], F_GETFL));
 	else if (read(nonbl[0], &c, 1) != -1 || errno != EAGAIN)
 		check_fail("non-blocking read end: an empty read did not get EAGAIN");
+
+	got = read_pattern(spl[0], SPLICED, 5);
+	if (got != SPLICED)
+		check_fail("spliced pipe: %zu of %d bytes in order", got, SPLICED);
 
 	close(tochild[1]);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))

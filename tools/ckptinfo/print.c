@@ -448,7 +448,7 @@ static void signalfd_name(char *buf, size_t size, const struct ckpt_hdr_signalfd
 	for (sig = 1; sig <= 64 && n < size; sig++)
 		if (s->mask & 1ULL << (sig - 1))
 			n += snprintf(buf + n, size - n, " %s", ci_signal_name(sig, one));
-	if (s->f_flags && n < size)
+	if (s->f_flags & 04000 /* O_NONBLOCK */ && n < size)
 		snprintf(buf + n, size - n, ", nonblocking");
 }
 
@@ -483,7 +483,8 @@ static void print_files(FILE *out, const struct ci_image *img,
 			snprintf(name, sizeof(name), "eventfd count %" PRIu64 "%s%s",
 				 (uint64_t)f->ev.count,
 				 f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? ", semaphore" : "",
-				 f->ev.f_flags ? ", nonblocking" : "");
+				 f->ev.f_flags & 04000 /* O_NONBLOCK */ ?
+				 ", nonblocking" : "");
 		else if (f->signalfd)
 			signalfd_name(name, sizeof(name), &f->sfd);
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,

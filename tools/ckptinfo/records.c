@@ -263,7 +263,12 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 	return 0;
 }
 
-/* A FILE record: the image's, named by this process and any later one. */
+/*
+ * What fcntl(F_SETFL) sets, restart sets again on a file it makes: the
+ * kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME.
+ */
+#define SETFL_FLAGS	(02000U | 04000U | 040000U | 01000000U)
+
 /* A FILE record of a pipe end: its PIPE record's, each end once. */
 static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 {
@@ -273,9 +278,8 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 	if (!cp)
 		return rd_bad(r, "a pipe end of objref %u, which no PIPE record before it has",
 			      f->pipe_objref);
-	/* the kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_LARGEFILE */
 	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
-	    f->f_flags & ~(3U | 02000 | 04000 | 040000 | 0100000) ||
+	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) ||
 	    f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
 	    f->mtime_nsec)
 		return rd_bad(r, "a pipe end: mode %#o, flags %#o, an offset or a file's identity",
@@ -287,6 +291,7 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 	return 0;
 }
 
+/* A FILE record: the image's, named by this process and any later one. */
 int rd_file(struct reader *r)
 {
 	struct ci_image *img = r->img;
@@ -356,8 +361,7 @@ int rd_eventfd(struct reader *r)
 
 	if (rd_payload(r, &e, sizeof(e)))
 		return -1;
-	/* the kernel's x86_64 O_NONBLOCK */
-	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~04000U)
+	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~SETFL_FLAGS)
 		return rd_bad(r, "unknown flags %#x or f_flags %#x", e.flags, e.f_flags);
 	cf = anon_file(r, e.f_flags);
 	if (!cf)
@@ -374,8 +378,8 @@ int rd_signalfd(struct reader *r)
 
 	if (rd_payload(r, &s, sizeof(s)))
 		return -1;
-	/* SIGKILL (9) and SIGSTOP (19) are never read; O_NONBLOCK as above */
-	if (s.mask & (1ULL << 8 | 1ULL << 18) || s.f_flags & ~04000U || s.__reserved)
+	/* SIGKILL (9) and SIGSTOP (19) are never read */
+	if (s.mask & (1ULL << 8 | 1ULL << 18) || s.f_flags & ~SETFL_FLAGS || s.__reserved)
 		return rd_bad(r, "mask %#llx (SIGKILL or SIGSTOP), f_flags %#x or reserved field",
 			      (unsigned long long)s.mask, s.f_flags);
 	cf = anon_file(r, s.f_flags);
