@@ -615,7 +615,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -880,7 +880,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|SHMEM PAGES*)*" },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -1613,6 +1613,81 @@ static void signalfd_tests(void)
 	refused("a SIGNALFD record reading SIGKILL", &s, "mask 0x300 (SIGKILL or SIGSTOP)");
 }
 
+/*
+ * ckptinfo @opts (before the image's path) on the image @s makes: its exit
+ * status, its standard output in @out.
+ */
+static int run_spec(const struct mk_spec *s, const char *opts, char *out, size_t size)
+{
+	unsigned char *buf;
+	const char *path;
+	char args[256];
+	size_t len;
+	int ret;
+
+	buf = mk_image(s, &len);
+	path = image_file(buf, len);
+	snprintf(args, sizeof(args), "%s%s%s", opts, *opts ? " " : "", path);
+	ret = run(args, out, size);
+	unlink(path);
+	free(buf);
+	return ret;
+}
+
+#define TIMERFD_RESULTS 3
+
+/*
+ * A periodic CLOCK_MONOTONIC timerfd held by the root: shown, and in
+ * --json; one on CLOCK_TAI (which timerfd_create() refuses) refused.
+ */
+static void timerfd_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .timerfd = true,
+			     .timerfd_clock = 1 };
+	int ret;
+
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  fd 9   timerfd CLOCK_MONOTONIC, 1.500 s left, every 0.250 s, "
+			     "2 unread  flags 02  pos 0\n") == 1,
+	       "a timerfd: valid, the summary shows its clock, time left, interval and unread "
+	       "expirations (exit %d)", ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	/* the root's, at the top level and in "processes" */
+	tap_ok(!ret && count(out, "\"timerfd\": {\"clockid\": 1, \"absolute\": false, "
+			     "\"cancel_on_set\": false, \"value_ns\": 1500000000, "
+			     "\"interval_ns\": 250000000, \"ticks\": 2}") == 2,
+	       "a timerfd in --json, the root's at the top level and in processes (exit %d)", ret);
+	s.timerfd_clock = 11;
+	refused("a TIMERFD record on CLOCK_TAI", &s, "clock 11");
+}
+
+#define EPOLL_RESULTS 3
+
+/*
+ * An epoll instance watching the root's eventfd: shown with its item, and
+ * in --json; an item on a file no record before it made refused.
+ */
+static void epoll_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .eventfd = true, .epoll = true };
+	int ret;
+
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  fd 10  epoll, 1 items  flags 02  pos 0\n") == 1 &&
+	       count(out, "    watches fd 7 (file ") == 1 &&
+	       count(out, "): events 0x19, data 0x2a\n") == 1,
+	       "an epoll instance: valid, the summary lists its item (exit %d)", ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"epoll\": [{\"fd\": 7, \"file\": ") == 2 &&
+	       count(out, ", \"events\": 25, \"data\": \"0x2a\"}]") == 2,
+	       "an epoll instance in --json, the root's at the top level and in processes (exit %d)",
+	       ret);
+	s.epoll_item_ref = 999;
+	refused("an EPOLL_ITEMS record naming no file", &s, "file objref 999");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -1620,7 +1695,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -1628,6 +1703,8 @@ int main(void)
 	pipe_tests();
 	eventfd_tests();
 	signalfd_tests();
+	timerfd_tests();
+	epoll_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

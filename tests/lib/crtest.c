@@ -401,6 +401,12 @@ void check_both(int (*run)(bool ckpt), const char *out)
 int run_checked(char *const argv[], const char *ready, const char *go,
 		const char *img, bool ckpt)
 {
+	return run_checked_after(argv, ready, go, img, ckpt, 0);
+}
+
+int run_checked_after(char *const argv[], const char *ready, const char *go,
+		      const char *img, bool ckpt, unsigned int seconds)
+{
 	pid_t pid;
 
 	unlink(ready);
@@ -412,6 +418,7 @@ int run_checked(char *const argv[], const char *ready, const char *go,
 		if (!stop_task(pid) || checkpoint_retry(pid, img) <= 0)
 			return -1;
 		kill_wait(pid);
+		sleep(seconds);
 		pid = rstr_cli(NULL, img, NULL);
 	}
 	close(open(go, O_WRONLY | O_CREAT, 0644));

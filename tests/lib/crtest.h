@@ -110,6 +110,9 @@ void check_both(int (*run)(bool ckpt), const char *out);
  */
 int run_checked(char *const argv[], const char *ready, const char *go,
 		const char *img, bool ckpt);
+/* run_checked(), the restart @seconds after the checkpoint. */
+int run_checked_after(char *const argv[], const char *ready, const char *go,
+		      const char *img, bool ckpt, unsigned int seconds);
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */

@@ -230,6 +230,7 @@ static void process(struct out *o, const struct mk_spec *s,
 				      .vm_flags = MK_SHMEM_FLAGS,
 				      .kind = CKPT_VMA_SHARED_ANON };
 	struct ckpt_hdr_fd fd = { 0 };
+	uint32_t evfd_ref = 0;
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
 	uint32_t task_ref = task(o, e), files_ref, fs_ref, own, mm_ref;
 	bool sharer = s->share_files && sh->files;
@@ -307,6 +308,7 @@ static void process(struct out *o, const struct mk_spec *s,
 
 		fd.fd = 7;
 		fd.file_objref = o->next_ref++;
+		evfd_ref = fd.file_objref;
 		record(o, CKPT_HDR_EVENTFD, fd.file_objref, &ev, sizeof(ev));
 		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 	}
@@ -317,6 +319,30 @@ static void process(struct out *o, const struct mk_spec *s,
 		fd.file_objref = o->next_ref++;
 		record(o, CKPT_HDR_SIGNALFD, fd.file_objref, &sfd, sizeof(sfd));
 		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	}
+	if (s->timerfd && e == s->tree) {
+		struct ckpt_hdr_timerfd tfd = { .clockid = s->timerfd_clock,
+						.value = MK_TIMERFD_VALUE,
+						.interval = MK_TIMERFD_INTERVAL,
+						.ticks = MK_TIMERFD_TICKS };
+
+		fd.fd = 9;
+		fd.file_objref = o->next_ref++;
+		record(o, CKPT_HDR_TIMERFD, fd.file_objref, &tfd, sizeof(tfd));
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	}
+	if (s->epoll && e == s->tree) {
+		struct ckpt_hdr_epoll ep = { 0 };
+		struct ckpt_epoll_item item = { .fd = 7, .events = 0x19,
+						.data = MK_EPOLL_DATA,
+						.file_objref = s->epoll_item_ref ?
+						s->epoll_item_ref : evfd_ref };
+
+		fd.fd = 10;
+		fd.file_objref = o->next_ref++;
+		record(o, CKPT_HDR_EPOLL, fd.file_objref, &ep, sizeof(ep));
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		record(o, CKPT_HDR_EPOLL_ITEMS, fd.file_objref, &item, sizeof(item));
 	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);

@@ -59,7 +59,23 @@ struct mk_spec {
 	uint32_t eventfd_bad_flags;
 	/* the root holds a blocking signalfd for these signals as fd 8 (0: none) */
 	uint64_t signalfd_mask;
+	/* the root holds a timerfd as fd 9 (MK_TIMERFD_*), on this clock
+	 * (damage: one timerfd_create() refuses) */
+	bool timerfd;
+	int32_t timerfd_clock;
+	/* the root holds an epoll instance as fd 10, watching its eventfd
+	 * (fd 7: needs eventfd) for EPOLLIN with data MK_EPOLL_DATA; damage:
+	 * the item names this objref instead (0: the eventfd's) */
+	bool epoll;
+	uint32_t epoll_item_ref;
 };
+
+#define MK_EPOLL_DATA		0x2aULL
+
+/* The root's timerfd (mk_spec.timerfd): 1.5 s left, every 0.25 s, 2 unread. */
+#define MK_TIMERFD_VALUE	1500000000ULL
+#define MK_TIMERFD_INTERVAL	250000000ULL
+#define MK_TIMERFD_TICKS	2ULL
 
 /* The root's eventfd (mk_spec.eventfd): its counter. */
 #define MK_EVENTFD_COUNT	3ULL

@@ -28,6 +28,8 @@ static const char *const names[] = {
 	[CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD", [CKPT_HDR_PIPE] = "PIPE",
 	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
+	[CKPT_HDR_TIMERFD] = "TIMERFD", [CKPT_HDR_EPOLL] = "EPOLL",
+	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -240,7 +242,7 @@ bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref)
 
 int rd_bad(struct reader *r, const char *fmt, ...)
 {
-	char what[256];
+	char what[384];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -318,6 +320,8 @@ void *rd_grow(void *arr, size_t *nr, size_t size, size_t max)
 		if (!p)
 			return NULL;
 	}
+	/* the new element zeroed: its owner sets only what it knows */
+	memset((char *)p + *nr * size, 0, size);
 	(*nr)++;
 	return p;
 }
@@ -606,9 +610,9 @@ static int read_after_process(struct reader *r, enum stage *st)
 }
 
 /*
- * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD and SIGNALFD records, each SHMEM followed by the
- * PAGES records of its pages, up to its MM record; one FS record among
- * them.
+ * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD, SIGNALFD, TIMERFD, EPOLL
+ * and EPOLL_ITEMS records, each SHMEM followed by the PAGES records of its
+ * pages, up to its MM record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
@@ -633,6 +637,12 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_eventfd(r) ? -1 : 0;
 	if (t == CKPT_HDR_SIGNALFD)
 		return fresh(r) || rd_signalfd(r) ? -1 : 0;
+	if (t == CKPT_HDR_TIMERFD)
+		return fresh(r) || rd_timerfd(r) ? -1 : 0;
+	if (t == CKPT_HDR_EPOLL)
+		return fresh(r) || rd_epoll(r) ? -1 : 0;
+	if (t == CKPT_HDR_EPOLL_ITEMS)
+		return rd_epoll_items(r);
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -825,7 +835,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -852,8 +862,10 @@ void ci_free(struct ci_image *img)
 		free(img->procs[i].vmas);
 	}
 	free(img->procs);
-	for (i = 0; i < img->nr_files; i++)
+	for (i = 0; i < img->nr_files; i++) {
 		free(img->files[i].path);
+		free(img->files[i].items);
+	}
 	free(img->files);
 	free(img->shmems);
 	free(img->pipes);

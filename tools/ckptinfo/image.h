@@ -32,6 +32,12 @@ struct ci_file {
 	struct ckpt_hdr_eventfd ev;
 	bool signalfd;			/* a SIGNALFD record, sfd */
 	struct ckpt_hdr_signalfd sfd;
+	bool timerfd;			/* a TIMERFD record, tfd */
+	struct ckpt_hdr_timerfd tfd;
+	bool epoll;			/* an EPOLL record; its EPOLL_ITEMS: */
+	bool epoll_items;		/* seen (items, nr_items) */
+	struct ckpt_epoll_item *items;
+	size_t nr_items;
 };
 
 /* Shared anonymous memory: a SHMEM record, with the first process that maps it. */
@@ -125,7 +131,7 @@ struct ci_image {
 	uint64_t pages;			/* in all PAGES records (SHMEMs' too) */
 	uint64_t size;			/* bytes up to the end of the tail */
 	uint64_t trailing;		/* bytes after the tail (ignored) */
-	char error[384];		/* why the image is invalid */
+	char error[512];		/* why the image is invalid */
 };
 
 /* Read and check the image on @f. 0: valid; -1: invalid, see img->error. */
@@ -153,6 +159,8 @@ bool ci_rlimit_bytes(unsigned int i);
 const char *ci_posix_clock_name(int32_t clock);
 /* timers.c: "CLOCK_MONOTONIC", or NULL for a clock no sleep restarts on */
 const char *ci_clock_name(int32_t clockid);
+/* timers.c: the clocks a timerfd can have, or NULL */
+const char *ci_timerfd_clock_name(int32_t clockid);
 /* timers.c: ITIMER_* @i's name, "real", "virtual" or "prof" */
 const char *ci_itimer_name(unsigned int i);
 /* timers.c: CKPT_RESTART_* @kind's call, "nanosleep", or NULL for none */

@@ -457,6 +457,32 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			fprintf(out, "{\"mask\": \"%#" PRIx64 "\"}", (uint64_t)f->sfd.mask);
 		else
 			fputs("null", out);
+		fputs(", \"timerfd\": ", out);
+		if (f->timerfd)
+			fprintf(out, "{\"clockid\": %d, \"absolute\": %s, \"cancel_on_set\": %s"
+				", \"value_ns\": %" PRIu64 ", \"interval_ns\": %" PRIu64
+				", \"ticks\": %" PRIu64 "}",
+				f->tfd.clockid,
+				f->tfd.flags & CKPT_TIMERFD_ABSTIME ? "true" : "false",
+				f->tfd.flags & CKPT_TIMERFD_CANCEL_ON_SET ? "true" : "false",
+				(uint64_t)f->tfd.value, (uint64_t)f->tfd.interval,
+				(uint64_t)f->tfd.ticks);
+		else
+			fputs("null", out);
+		fputs(", \"epoll\": ", out);
+		if (f->epoll) {
+			size_t k;
+
+			fputs("[", out);
+			for (k = 0; k < f->nr_items; k++)
+				fprintf(out, "%s{\"fd\": %u, \"file\": %u, \"events\": %u"
+					", \"data\": \"%#" PRIx64 "\"}", k ? ", " : "",
+					f->items[k].fd, f->items[k].file_objref,
+					f->items[k].events, (uint64_t)f->items[k].data);
+			fputs("]", out);
+		} else {
+			fputs("null", out);
+		}
 		fputs(", \"shared_with\": [", out);
 		for (j = 0; j < p->nr_fds; j++)
 			if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {

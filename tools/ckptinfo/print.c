@@ -452,6 +452,51 @@ static void signalfd_name(char *buf, size_t size, const struct ckpt_hdr_signalfd
 		snprintf(buf + n, size - n, ", nonblocking");
 }
 
+/*
+ * "timerfd CLOCK_MONOTONIC, 0.950 s left, every 1.000 s, 2 expirations
+ * unread, nonblocking": its clock and how it is armed.
+ */
+static void timerfd_name(char *buf, size_t size, const struct ckpt_hdr_timerfd *t)
+{
+	size_t n = snprintf(buf, size, "timerfd %s", ci_timerfd_clock_name(t->clockid));
+
+	if (!t->value)
+		n += snprintf(buf + n, n < size ? size - n : 0, ", disarmed");
+	else if (t->flags & CKPT_TIMERFD_ABSTIME && (t->clockid == 0 || t->clockid == 8))
+		n += snprintf(buf + n, n < size ? size - n : 0, ", until %" PRIu64 ".%03" PRIu64,
+			      (uint64_t)t->value / 1000000000, (uint64_t)t->value / 1000000 % 1000);
+	else
+		n += snprintf(buf + n, n < size ? size - n : 0, ", %" PRIu64 ".%03" PRIu64 " s left",
+			      (uint64_t)t->value / 1000000000, (uint64_t)t->value / 1000000 % 1000);
+	if (t->interval)
+		n += snprintf(buf + n, n < size ? size - n : 0, ", every %" PRIu64 ".%03" PRIu64 " s",
+			      (uint64_t)t->interval / 1000000000,
+			      (uint64_t)t->interval / 1000000 % 1000);
+	if (t->ticks)
+		n += snprintf(buf + n, n < size ? size - n : 0, ", %" PRIu64 " unread",
+			      (uint64_t)t->ticks);
+	if (t->f_flags & 04000 /* O_NONBLOCK */)
+		snprintf(buf + n, n < size ? size - n : 0, ", nonblocking");
+}
+
+/*
+ * "    watches fd 5 (file 12): events 0x19, data 0x2a": the items of the
+ * epoll instance @f, under the first of @p's descriptors on it (@i).
+ */
+static void print_epoll_items(FILE *out, const struct ci_proc *p, size_t i,
+			      const struct ci_file *f)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (p->fds[j].file_objref == f->objref)
+			return;
+	for (j = 0; j < f->nr_items; j++)
+		fprintf(out, "    watches fd %u (file %u): events %#x, data %#" PRIx64 "\n",
+			f->items[j].fd, f->items[j].file_objref, f->items[j].events,
+			(uint64_t)f->items[j].data);
+}
+
 /* Its descriptors; those on a file saved with an earlier process say whose. */
 static void print_files(FILE *out, const struct ci_image *img,
 			const struct ci_proc *p)
@@ -474,7 +519,7 @@ static void print_files(FILE *out, const struct ci_image *img,
 	fputc('\n', out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
-		char name[48];
+		char name[128];
 
 		if (f->f.pipe_objref)
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.pipe_objref,
@@ -487,8 +532,14 @@ static void print_files(FILE *out, const struct ci_image *img,
 				 ", nonblocking" : "");
 		else if (f->signalfd)
 			signalfd_name(name, sizeof(name), &f->sfd);
+		else if (f->timerfd)
+			timerfd_name(name, sizeof(name), &f->tfd);
+		else if (f->epoll)
+			snprintf(name, sizeof(name), "epoll, %zu items%s", f->nr_items,
+				 f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
-			f->f.pipe_objref || f->eventfd || f->signalfd ? name : f->path,
+			f->f.pipe_objref || f->eventfd || f->signalfd || f->timerfd ||
+			f->epoll ? name : f->path,
 			f->f.f_flags,
 			(int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "  cloexec" : "");
@@ -496,6 +547,7 @@ static void print_files(FILE *out, const struct ci_image *img,
 		if (f->proc != me)
 			fprintf(out, "  (saved with %d)", img->procs[f->proc].task.pid);
 		fputc('\n', out);
+		print_epoll_items(out, p, i, f);
 	}
 }
 

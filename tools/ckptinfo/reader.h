@@ -53,9 +53,9 @@ int rd_payload(struct reader *r, void *buf, size_t len);
 /* The whole payload of the record in a new buffer, or NULL (error set). */
 void *rd_payload_alloc(struct reader *r);
 /*
- * Room for one more element of @size in @arr (which holds *nr): the array,
- * possibly moved, with *nr counting the new element; NULL (nothing
- * changed) when out of memory or at @max.
+ * Room for one more element of @size in @arr (which holds *nr), zeroed:
+ * the array, possibly moved, with *nr counting the new element; NULL
+ * (nothing changed) when out of memory or at @max.
  */
 void *rd_grow(void *arr, size_t *nr, size_t size, size_t max);
 
@@ -90,6 +90,12 @@ int rd_pipe(struct reader *r);
 int rd_eventfd(struct reader *r);
 /* A SIGNALFD record: a file of its own, as a FILE record is. */
 int rd_signalfd(struct reader *r);
+/* A TIMERFD record: a file of its own, as a FILE record is. */
+int rd_timerfd(struct reader *r);
+/* An EPOLL record: a file of its own, as a FILE record is. */
+int rd_epoll(struct reader *r);
+/* An EPOLL_ITEMS record: the items of an EPOLL record before it, on files before it. */
+int rd_epoll_items(struct reader *r);
 /* A PAGES record of the image's last SHMEM, @sh. */
 int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
 int rd_fd(struct reader *r, struct ci_proc *p);

@@ -329,7 +329,7 @@ int rd_file(struct reader *r)
 	return cf->f.pipe_objref ? pipe_end(r, &cf->f) : 0;
 }
 
-/* A file an EVENTFD or SIGNALFD record is: in the image's files, path "". */
+/* A file an EVENTFD, SIGNALFD, TIMERFD or EPOLL record is: in the image's files, path "". */
 static struct ci_file *anon_file(struct reader *r, uint32_t f_flags)
 {
 	struct ci_image *img = r->img;
@@ -387,6 +387,78 @@ int rd_signalfd(struct reader *r)
 		return -1;
 	cf->signalfd = true;
 	cf->sfd = s;
+	return 0;
+}
+
+int rd_timerfd(struct reader *r)
+{
+	const uint64_t max = INT64_MAX;
+	struct ckpt_hdr_timerfd t;
+	struct ci_file *cf;
+	bool realtime;
+
+	if (rd_payload(r, &t, sizeof(t)))
+		return -1;
+	/* CLOCK_REALTIME, CLOCK_REALTIME_ALARM: an absolute value is a deadline */
+	realtime = t.clockid == 0 || t.clockid == 8;
+	if (!ci_timerfd_clock_name(t.clockid) || t.f_flags & ~SETFL_FLAGS || t.__reserved ||
+	    t.flags & ~(CKPT_TIMERFD_ABSTIME | CKPT_TIMERFD_CANCEL_ON_SET) ||
+	    t.value > max || t.interval > max ||
+	    (t.flags & CKPT_TIMERFD_ABSTIME && !realtime && t.value > max / 2))
+		return rd_bad(r, "clock %d, flags %#x, f_flags %#x, reserved field or time out of range",
+			      t.clockid, t.flags, t.f_flags);
+	cf = anon_file(r, t.f_flags);
+	if (!cf)
+		return -1;
+	cf->timerfd = true;
+	cf->tfd = t;
+	return 0;
+}
+
+int rd_epoll(struct reader *r)
+{
+	struct ckpt_hdr_epoll e;
+	struct ci_file *cf;
+
+	if (rd_payload(r, &e, sizeof(e)))
+		return -1;
+	if (e.f_flags & ~SETFL_FLAGS || e.__reserved)
+		return rd_bad(r, "f_flags %#x or reserved field", e.f_flags);
+	cf = anon_file(r, e.f_flags);
+	if (!cf)
+		return -1;
+	cf->epoll = true;
+	return 0;
+}
+
+int rd_epoll_items(struct reader *r)
+{
+	struct ci_file *ep = (struct ci_file *)ci_file_by_ref(r->img, r->rec.objref);
+	struct ckpt_epoll_item *items;
+	size_t i, n = r->rec.len / sizeof(*items);
+
+	if (!ep || !ep->epoll || ep->epoll_items)
+		return rd_bad(r, "objref %u: no EPOLL record before it, or its items twice",
+			      r->rec.objref);
+	if (!r->rec.len || r->rec.len % sizeof(*items))
+		return rd_bad(r, "length %llu: not a whole number of items",
+			      (unsigned long long)r->rec.len);
+	items = rd_payload_alloc(r);
+	if (!items)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct ci_file *tf = ci_file_by_ref(r->img, items[i].file_objref);
+
+		if (!tf || tf->epoll || items[i].fd > INT32_MAX || items[i].__reserved) {
+			rd_bad(r, "item %zu: fd %u, file objref %u (none before it, or an epoll instance) or reserved field",
+			       i, items[i].fd, items[i].file_objref);
+			free(items);
+			return -1;
+		}
+	}
+	ep->epoll_items = true;
+	ep->items = items;
+	ep->nr_items = n;
 	return 0;
 }
 

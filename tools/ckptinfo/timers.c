@@ -28,6 +28,20 @@ const char *ci_clock_name(int32_t clockid)
 	return clock_names[clockid];
 }
 
+/* The clocks timerfd_create() takes, or NULL. */
+const char *ci_timerfd_clock_name(int32_t clockid)
+{
+	switch (clockid) {
+	case 8:
+		return "CLOCK_REALTIME_ALARM";
+	case 9:
+		return "CLOCK_BOOTTIME_ALARM";
+	case 11:	/* CLOCK_TAI */
+		return NULL;
+	}
+	return ci_clock_name(clockid);
+}
+
 const char *ci_itimer_name(unsigned int i)
 {
 	static const char *const names[CKPT_NR_ITIMERS] = { "real", "virtual", "prof" };

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Timer fds across checkpoint/restart (helper: tmfds, restarted by rstr
+ * as a user would, 2 s after its checkpoint):
+ *   - the helper's checks hold without a checkpoint, and after one: a
+ *     periodic timer keeps its interval and fires again, an hour's
+ *     one-shot keeps its time left (the 2 s the image waited do not
+ *     count), an expired one's unread expiration is read after restart,
+ *     one never armed stays so, an absolute CLOCK_REALTIME timer keeps
+ *     its deadline (the 2 s do count) and its TFD_TIMER_ABSTIME;
+ *   - ckptinfo validates that image and lists the five;
+ *   - a timerfd a change of its clock cancelled (TFD_TIMER_CANCEL_ON_SET,
+ *     the clock set to its own time): EOPNOTSUPP, and the refused child
+ *     carries on.
+ */
+#include "crtest.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define READY	"/tmp/tmfds.ready"
+#define GO	"/tmp/tmfds.go"
+#define OUT	"/tmp/tmfds.out"
+#define IMG	"/tmp/tmfds.img"
+
+/* The helper's status, checkpointed and restarted 2 s later on the way if @ckpt. */
+static int run(bool ckpt)
+{
+	char *argv[] = { HELPER("tmfds"), READY, GO, OUT, NULL };
+
+	return run_checked_after(argv, READY, GO, IMG, ckpt, 2);
+}
+
+/* A child holding a timerfd its clock's change cancelled: EOPNOTSUPP. */
+static void cancelled(void)
+{
+	struct itimerspec it = { .it_value = { time(NULL) + 3600, 0 } };
+	struct timespec now;
+	const char *why;
+	pid_t pid;
+	long ret;
+	int fd, st;
+
+	fd = timerfd_create(CLOCK_REALTIME, 0);
+	if (fd < 0 || timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &it, NULL))
+		tap_bail("setup: timerfd: %m");
+	/* the clock set to its own time: a change all the same */
+	if (clock_gettime(CLOCK_REALTIME, &now) || clock_settime(CLOCK_REALTIME, &now))
+		tap_bail("setup: setting CLOCK_REALTIME: %m");
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	ret = checkpoint_to(pid, IMG);
+	why = engine_stat("checkpoint.refused");
+	tap_ok(ret == -EOPNOTSUPP && strstr(why, "cancelled"),
+	       "a timerfd its clock's change cancelled: EOPNOTSUPP (%ld, \"%s\")", ret, why);
+	kill(pid, SIGCONT);
+	st = wait_exit(pid, 60);
+	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st),
+	       "the refused child carries on and exits (status %#x)", st);
+}
+
+int main(void)
+{
+	tap_plan(5);
+	engine_on();
+	check_both(run, OUT);
+	tap_ok(system("ckptinfo " IMG " > /tmp/tmfds.info && "
+		      "grep -q 'timerfd CLOCK_MONOTONIC, 0.[0-2][0-9]* s left, every 0.200 s, nonblocking' /tmp/tmfds.info && "
+		      "grep -q 'timerfd CLOCK_BOOTTIME, 3[56][0-9][0-9].[0-9]* s left  ' /tmp/tmfds.info && "
+		      "grep -q 'timerfd CLOCK_MONOTONIC, disarmed, 1 unread, nonblocking' /tmp/tmfds.info && "
+		      "grep -q 'timerfd CLOCK_MONOTONIC, disarmed, nonblocking' /tmp/tmfds.info && "
+		      "grep -q 'timerfd CLOCK_REALTIME, until [0-9]*.[0-9]*, nonblocking' /tmp/tmfds.info") == 0,
+	       "ckptinfo validates the image and lists the five timerfds, armed as they were");
+	cancelled();
+	return tap_done();
+}
