@@ -44,10 +44,7 @@ static int run(bool ckpt)
  */
 static void refused(int ep, int keep, const char *want, const char *what)
 {
-	const char *why;
 	pid_t pid;
-	long ret;
-	int st;
 
 	if (keep >= 0 && keep != ep + 1)
 		tap_bail("setup: descriptors %d and %d not adjacent", ep, keep);
@@ -55,14 +52,7 @@ static void refused(int ep, int keep, const char *want, const char *what)
 	close(ep);
 	if (keep >= 0)
 		close(keep);
-	ret = checkpoint_to(pid, IMG);
-	why = engine_stat("checkpoint.refused");
-	tap_ok(ret == -EOPNOTSUPP && strstr(why, want),
-	       "%s: EOPNOTSUPP (%ld, \"%s\")", what, ret, why);
-	kill(pid, SIGCONT);
-	st = wait_exit(pid, 60);
-	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st),
-	       "%s: the refused child carries on and exits (status %#x)", what, st);
+	check_refused(pid, IMG, EOPNOTSUPP, want, what);
 }
 
 int main(void)

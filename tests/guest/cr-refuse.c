@@ -10,7 +10,7 @@
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
  *   named anonymous mapping (kernels with it), a file owner (F_SETOWN),
- *   O_ASYNC, a flock(), POSIX or OFD lock, a utilization clamp, a core
+ *   O_ASYNC, a flock() lock through a pipe, a utilization clamp, a core
  *   scheduling cookie, speculation control (kernels and CPUs with them),
  *   a child forked by a non-leader thread with a parent-death signal;
  *   all run on to their end afterwards.
@@ -326,32 +326,15 @@ static bool file_async(void)
 	       fcntl(p[0], F_GETFL) & O_ASYNC;
 }
 
-/* A lock taken through an open file: flock(), a POSIX lock, an OFD lock. */
-static bool file_lock(int kind)
+/*
+ * A flock() lock taken through a pipe's end (the locks of files reopened
+ * by path are saved: cr-locks).
+ */
+static bool pipe_lock(void)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1 };
-	int fd = open("/tmp/refuse.lock", O_RDWR | O_CREAT, 0600);
+	int p[2];
 
-	if (fd < 0)
-		return false;
-	if (kind == 0)
-		return !flock(fd, LOCK_EX);
-	return !fcntl(fd, kind == 1 ? F_SETLK : F_OFD_SETLK, &fl);
-}
-
-static bool flock_lock(void)
-{
-	return file_lock(0);
-}
-
-static bool posix_lock(void)
-{
-	return file_lock(1);
-}
-
-static bool ofd_lock(void)
-{
-	return file_lock(2);
+	return !pipe(p) && !flock(p[0], LOCK_EX);
 }
 
 /* A utilization clamp: only with CONFIG_UCLAMP_TASK (skipped). */
@@ -440,7 +423,7 @@ int main(void)
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 17);
+	tap_plan(21 + 2 * 15);
 	engine_on();
 	refuse_running();
 	refuse_socket();
@@ -457,9 +440,7 @@ int main(void)
 	refuse_stopped_child(named_mapping, "a named anonymous mapping");
 	refuse_stopped_child(file_owner, "a file owner (F_SETOWN)");
 	refuse_stopped_child(file_async, "O_ASYNC on a pipe");
-	refuse_stopped_child(flock_lock, "a flock() lock");
-	refuse_stopped_child(posix_lock, "a POSIX lock (F_SETLK)");
-	refuse_stopped_child(ofd_lock, "an OFD lock (F_OFD_SETLK)");
+	refuse_stopped_child(pipe_lock, "a flock() lock through a pipe");
 	refuse_stopped_child(util_clamp, "a utilization clamp");
 	refuse_stopped_child(core_cookie, "a core scheduling cookie");
 	refuse_stopped_child(spec_ctrl, "PR_SPEC_STORE_BYPASS disabled");

@@ -2,7 +2,8 @@
 /*
  * fileshog READY GO OUT DIR: open files of several kinds in DIR, create
  * READY, wait for GO, then check offsets, flags, O_APPEND, close-on-exec,
- * descriptors sharing one open file and a directory descriptor. Writes
+ * descriptors sharing one open file, a directory descriptor and O_PATH
+ * descriptors (of a file, of a symbolic link itself, of a FIFO). Writes
  * the failed checks (or "ok") to OUT; exit 0 when all hold.
  */
 #include <dirent.h>
@@ -39,8 +40,8 @@ static int make(const char *dir, const char *name, const char *text)
 int main(int argc, char **argv)
 {
 	char path[512], buf[16] = "";
-	int a, b, c, d, e, f, g;
-	struct stat st;
+	int a, b, c, d, e, f, g, h, l, p;
+	struct stat st, cst;
 
 	if (argc != 5)
 		return 9;
@@ -58,6 +59,21 @@ int main(int argc, char **argv)
 	e = dup2(a, 20);
 	f = open(argv[4], O_RDONLY | O_DIRECTORY);
 	if (a < 0 || b < 0 || c < 0 || d < 0 || e != 20 || f < 0)
+		return 9;
+	/* O_PATH: the file c, a symbolic link to it, a FIFO (nothing opened) */
+	snprintf(path, sizeof(path), "%s/c", argv[4]);
+	h = open(path, O_PATH);
+	snprintf(path, sizeof(path), "%s/l", argv[4]);
+	unlink(path);
+	if (symlink("c", path))
+		return 9;
+	l = open(path, O_PATH | O_NOFOLLOW);
+	snprintf(path, sizeof(path), "%s/p", argv[4]);
+	unlink(path);
+	if (mkfifo(path, 0600))
+		return 9;
+	p = open(path, O_PATH);
+	if (h < 0 || l < 0 || p < 0)
 		return 9;
 	lseek(a, 3, SEEK_SET);
 	if (read(c, buf, 2) != 2)
@@ -88,6 +104,18 @@ int main(int argc, char **argv)
 	check(fstat(f, &st) == 0 && S_ISDIR(st.st_mode), "f is a directory");
 	g = openat(f, "c", O_RDONLY);
 	check(g >= 0, "openat() relative to the directory fd");
+	check((fcntl(h, F_GETFL) & O_PATH) && fstatat(f, "c", &cst, 0) == 0 &&
+	      fstat(h, &st) == 0 && st.st_ino == cst.st_ino, "h is O_PATH on c");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", h);
+	g = open(path, O_RDONLY);
+	memset(buf, 0, sizeof(buf));
+	check(g >= 0 && read(g, buf, sizeof(buf) - 1) == 5 && !strcmp(buf, "hello"),
+	      "c reopened through h reads hello");
+	memset(buf, 0, sizeof(buf));
+	check((fcntl(l, F_GETFL) & O_PATH) && readlinkat(l, "", buf, sizeof(buf) - 1) == 1 &&
+	      !strcmp(buf, "c"), "l is O_PATH on the symbolic link itself, to c");
+	check((fcntl(p, F_GETFL) & O_PATH) && fstat(p, &st) == 0 && S_ISFIFO(st.st_mode),
+	      "p is O_PATH on the FIFO");
 	check(fcntl(21, F_GETFD) < 0, "no extra descriptors (fd 21 closed)");
 	if (!failed)
 		fprintf(out, "ok\n");

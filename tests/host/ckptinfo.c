@@ -615,7 +615,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -880,7 +880,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|SHMEM PAGES*)*" },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -1688,6 +1688,37 @@ static void epoll_tests(void)
 	refused("an EPOLL_ITEMS record naming no file", &s, "file objref 999");
 }
 
+#define LOCK_RESULTS 4
+
+/*
+ * A flock(), an OFD and a POSIX lock on the root's own file: shown under
+ * its descriptor, and in --json; an OFD lock ending before it starts, and
+ * a POSIX lock of another files table, refused.
+ */
+static void lock_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .locks = true };
+	int ret;
+
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "    lock: flock, write\n") == 1 &&
+	       count(out, "    lock: OFD, read, bytes 10-19\n") == 1 &&
+	       count(out, "    lock: POSIX, write, bytes 0-4\n") == 1,
+	       "locks: valid, listed under their file's descriptor (exit %d)", ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"locks\": [{\"kind\": \"flock\", \"type\": \"write\", "
+			     "\"start\": 0, \"end\": null}, {\"kind\": \"ofd\", "
+			     "\"type\": \"read\", \"start\": 10, \"end\": 19}, {\"kind\": "
+			     "\"posix\", \"type\": \"write\", \"start\": 0, \"end\": 4}]") == 2,
+	       "locks in --json, the root's at the top level and in processes (exit %d)", ret);
+	s.lock_end = 5;
+	refused("an OFD lock ending before it starts", &s, "range 10-5");
+	s.lock_end = 0;
+	s.lock_owner = 999;
+	refused("a POSIX lock of another files table", &s, "a POSIX lock of owner 999");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -1695,7 +1726,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -1705,6 +1736,7 @@ int main(void)
 	signalfd_tests();
 	timerfd_tests();
 	epoll_tests();
+	lock_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

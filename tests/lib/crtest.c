@@ -425,6 +425,23 @@ int run_checked_after(char *const argv[], const char *ready, const char *go,
 	return wait_exit(pid, 60);
 }
 
+void check_refused(pid_t pid, const char *img, int err, const char *want,
+		   const char *what)
+{
+	const char *why;
+	long ret;
+	int st;
+
+	ret = checkpoint_to(pid, img);
+	why = engine_stat("checkpoint.refused");
+	tap_ok(ret == -err && strstr(why, want), "%s: refused with %s (%ld, \"%s\")",
+	       what, strerror(err), ret, why);
+	kill(pid, SIGCONT);
+	st = wait_exit(pid, 60);
+	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st),
+	       "%s: the refused child carries on and exits (status %#x)", what, st);
+}
+
 pid_t fork_holding(int lo, int hi, bool exit_on_cont)
 {
 	pid_t pid = fork();

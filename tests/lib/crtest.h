@@ -41,6 +41,13 @@ long timed_checkpoint(char *const argv[], const char *out, int run_ms,
 bool stop_task(pid_t pid);
 /* Minor faults @pid has taken (field 10 of /proc/@pid/stat), or -1. */
 long long task_minflt(pid_t pid);
+/*
+ * Checkpoint the stopped child @pid into @img: it must be refused with
+ * -@err and a reason (checkpoint.refused) holding @want; continued, it
+ * must run on and exit 0. Two results, named by @what.
+ */
+void check_refused(pid_t pid, const char *img, int err, const char *want,
+		   const char *what);
 /* Wait up to @seconds until @pid's comm is @comm (a restart's commit). */
 bool wait_comm(pid_t pid, const char *comm, int seconds);
 /* Checkpoint @pid into a new file @path; the crid or -errno. */

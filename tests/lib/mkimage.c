@@ -274,6 +274,15 @@ static void process(struct out *o, const struct mk_spec *s,
 	else
 		snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
 	file(o, own, path, S_IFREG | 0644);
+	if (s->locks && e == s->tree) {
+		struct ckpt_hdr_lock fl = { .kind = CKPT_LOCK_FLOCK, .type = CKPT_LOCK_WRITE,
+					    .end = INT64_MAX };
+		struct ckpt_hdr_lock ofd = { .kind = CKPT_LOCK_OFD, .type = CKPT_LOCK_READ,
+					     .start = 10, .end = s->lock_end ? s->lock_end : 19 };
+
+		record(o, CKPT_HDR_LOCK, own, &fl, sizeof(fl));
+		record(o, CKPT_HDR_LOCK, own, &ofd, sizeof(ofd));
+	}
 	fd.file_objref = sh->null;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 	fd.fd = 1;
@@ -281,6 +290,13 @@ static void process(struct out *o, const struct mk_spec *s,
 	fd.fd = 3;
 	fd.file_objref = own;
 	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	if (s->locks && e == s->tree) {
+		struct ckpt_hdr_lock posix = { .kind = CKPT_LOCK_POSIX, .type = CKPT_LOCK_WRITE,
+					       .end = 4,
+					       .owner = s->lock_owner ? s->lock_owner : files_ref };
+
+		record(o, CKPT_HDR_LOCK, own, &posix, sizeof(posix));
+	}
 	if (s->pipe && e == s->tree) {
 		uint32_t rd = o->next_ref++, wr = o->next_ref++;
 

@@ -68,6 +68,13 @@ struct mk_spec {
 	 * the item names this objref instead (0: the eventfd's) */
 	bool epoll;
 	uint32_t epoll_item_ref;
+	/* the root's own file holds a flock() write lock and an OFD read
+	 * lock on bytes 10-19, and the root's table a POSIX write lock on
+	 * bytes 0-4 of it; damage: the OFD lock ends at this byte instead
+	 * (0: 19), the POSIX lock's owner is this objref (0: the table's) */
+	bool locks;
+	int64_t lock_end;
+	uint32_t lock_owner;
 };
 
 #define MK_EPOLL_DATA		0x2aULL

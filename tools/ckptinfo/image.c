@@ -29,7 +29,7 @@ static const char *const names[] = {
 	[CKPT_HDR_FD] = "FD", [CKPT_HDR_PIPE] = "PIPE",
 	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
 	[CKPT_HDR_TIMERFD] = "TIMERFD", [CKPT_HDR_EPOLL] = "EPOLL",
-	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS",
+	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS", [CKPT_HDR_LOCK] = "LOCK",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -610,9 +610,9 @@ static int read_after_process(struct reader *r, enum stage *st)
 }
 
 /*
- * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD, SIGNALFD, TIMERFD, EPOLL
- * and EPOLL_ITEMS records, each SHMEM followed by the PAGES records of its
- * pages, up to its MM record; one FS record among them.
+ * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD, SIGNALFD, TIMERFD, EPOLL,
+ * EPOLL_ITEMS and LOCK records, each SHMEM followed by the PAGES records of
+ * its pages, up to its MM record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
@@ -643,6 +643,8 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_epoll(r) ? -1 : 0;
 	if (t == CKPT_HDR_EPOLL_ITEMS)
 		return rd_epoll_items(r);
+	if (t == CKPT_HDR_LOCK)
+		return rd_lock(r);
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -835,7 +837,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -865,6 +867,7 @@ void ci_free(struct ci_image *img)
 	for (i = 0; i < img->nr_files; i++) {
 		free(img->files[i].path);
 		free(img->files[i].items);
+		free(img->files[i].locks);
 	}
 	free(img->files);
 	free(img->shmems);

@@ -38,6 +38,8 @@ struct ci_file {
 	bool epoll_items;		/* seen (items, nr_items) */
 	struct ckpt_epoll_item *items;
 	size_t nr_items;
+	struct ckpt_hdr_lock *locks;	/* its LOCK records */
+	size_t nr_locks;
 };
 
 /* Shared anonymous memory: a SHMEM record, with the first process that maps it. */

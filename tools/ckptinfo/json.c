@@ -432,7 +432,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	fputs(", \"fds\": [", out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
-		const char *sep = "";
+		const char *sep = "", *lsep;
 
 		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", p->fds[i].fd);
 		str(out, f->path);
@@ -483,6 +483,25 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		} else {
 			fputs("null", out);
 		}
+		fputs(", \"locks\": [", out);
+		for (j = 0, lsep = ""; j < f->nr_locks; j++) {
+			const struct ckpt_hdr_lock *l = &f->locks[j];
+
+			/* the file's own, and this process's table's POSIX locks */
+			if (l->kind == CKPT_LOCK_POSIX && l->owner != p->files_objref)
+				continue;
+			fprintf(out, "%s{\"kind\": \"%s\", \"type\": \"%s\", \"start\": %" PRId64
+				", \"end\": ", lsep,
+				l->kind == CKPT_LOCK_FLOCK ? "flock" :
+				l->kind == CKPT_LOCK_OFD ? "ofd" : "posix",
+				l->type == CKPT_LOCK_WRITE ? "write" : "read", (int64_t)l->start);
+			if (l->end == INT64_MAX)
+				fputs("null}", out);
+			else
+				fprintf(out, "%" PRId64 "}", (int64_t)l->end);
+			lsep = ", ";
+		}
+		fputs("]", out);
 		fputs(", \"shared_with\": [", out);
 		for (j = 0; j < p->nr_fds; j++)
 			if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {

@@ -497,6 +497,37 @@ static void print_epoll_items(FILE *out, const struct ci_proc *p, size_t i,
 			(uint64_t)f->items[j].data);
 }
 
+/*
+ * "    lock: OFD, write, bytes 10-19": the locks taken through @f, under the
+ * first of @p's descriptors on it (@i): the file's own, and @p's POSIX
+ * locks.
+ */
+static void print_locks(FILE *out, const struct ci_proc *p, size_t i,
+			const struct ci_file *f)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (p->fds[j].file_objref == f->objref)
+			return;
+	for (j = 0; j < f->nr_locks; j++) {
+		const struct ckpt_hdr_lock *l = &f->locks[j];
+
+		/* a POSIX lock under its own table's descriptor only */
+		if (l->kind == CKPT_LOCK_POSIX && l->owner != p->files_objref)
+			continue;
+		fprintf(out, "    lock: %s, %s", l->kind == CKPT_LOCK_FLOCK ? "flock" :
+			l->kind == CKPT_LOCK_OFD ? "OFD" : "POSIX",
+			l->type == CKPT_LOCK_WRITE ? "write" : "read");
+		if (l->kind != CKPT_LOCK_FLOCK && l->end == INT64_MAX)
+			fprintf(out, ", bytes %" PRId64 " to the end", (int64_t)l->start);
+		else if (l->kind != CKPT_LOCK_FLOCK)
+			fprintf(out, ", bytes %" PRId64 "-%" PRId64, (int64_t)l->start,
+				(int64_t)l->end);
+		fputc('\n', out);
+	}
+}
+
 /* Its descriptors; those on a file saved with an earlier process say whose. */
 static void print_files(FILE *out, const struct ci_image *img,
 			const struct ci_proc *p)
@@ -548,6 +579,7 @@ static void print_files(FILE *out, const struct ci_image *img,
 			fprintf(out, "  (saved with %d)", img->procs[f->proc].task.pid);
 		fputc('\n', out);
 		print_epoll_items(out, p, i, f);
+		print_locks(out, p, i, f);
 	}
 }
 

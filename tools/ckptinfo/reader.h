@@ -96,6 +96,8 @@ int rd_timerfd(struct reader *r);
 int rd_epoll(struct reader *r);
 /* An EPOLL_ITEMS record: the items of an EPOLL record before it, on files before it. */
 int rd_epoll_items(struct reader *r);
+/* A LOCK record: a lock of a FILE record before it. */
+int rd_lock(struct reader *r);
 /* A PAGES record of the image's last SHMEM, @sh. */
 int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
 int rd_fd(struct reader *r, struct ci_proc *p);

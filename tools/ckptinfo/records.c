@@ -462,6 +462,46 @@ int rd_epoll_items(struct reader *r)
 	return 0;
 }
 
+int rd_lock(struct reader *r)
+{
+	struct ci_file *cf = (struct ci_file *)ci_file_by_ref(r->img, r->rec.objref);
+	const int64_t max = INT64_MAX;	/* OFFSET_MAX: to the end of the file */
+	struct ckpt_hdr_lock l, *locks;
+
+	if (rd_payload(r, &l, sizeof(l)))
+		return -1;
+	/* a file reopened by path: not a pipe end, an eventfd... */
+	if (!cf || !cf->path[0])
+		return rd_bad(r, "objref %u: no FILE record of a file reopened by path before it",
+			      r->rec.objref);
+	if (l.kind == CKPT_LOCK_POSIX) {
+		const struct ci_proc *p = &r->img->procs[r->img->nr_procs - 1];
+		size_t i;
+
+		/* its table's, after the table's FD record on the file */
+		for (i = 0; i < p->nr_fds && p->fds[i].file_objref != r->rec.objref; i++)
+			;
+		if (!l.owner || l.owner != p->files_objref || i == p->nr_fds)
+			return rd_bad(r, "a POSIX lock of owner %u: not the files table of the process (%u), or no FD record of it on the file before it",
+				      l.owner, p->files_objref);
+	} else if (l.owner) {
+		return rd_bad(r, "owner %u on a lock the file owns", l.owner);
+	}
+	if (l.__reserved ||
+	    (l.kind != CKPT_LOCK_FLOCK && l.kind != CKPT_LOCK_OFD && l.kind != CKPT_LOCK_POSIX) ||
+	    (l.type != CKPT_LOCK_READ && l.type != CKPT_LOCK_WRITE) ||
+	    l.start < 0 || l.end < l.start ||
+	    (l.kind == CKPT_LOCK_FLOCK && (l.start || l.end != max)))
+		return rd_bad(r, "kind %u, type %u, range %lld-%lld or reserved field",
+			      l.kind, l.type, (long long)l.start, (long long)l.end);
+	locks = rd_grow(cf->locks, &cf->nr_locks, sizeof(*locks), MAX_FILES);
+	if (!locks)
+		return rd_bad(r, "too many locks");
+	cf->locks = locks;
+	cf->locks[cf->nr_locks - 1] = l;
+	return 0;
+}
+
 /* A PIPE record: the image's, its ends named by FILE records after it. */
 int rd_pipe(struct reader *r)
 {
