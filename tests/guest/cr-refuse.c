@@ -10,7 +10,8 @@
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
  *   named anonymous mapping (kernels with it), a file owner (F_SETOWN),
- *   O_ASYNC, a flock() lock through a pipe, a utilization clamp, a core
+ *   O_ASYNC, a flock() lock through a pipe, a detached mount held by an
+ *   O_PATH descriptor (open_tree()), a utilization clamp, a core
  *   scheduling cookie, speculation control (kernels and CPUs with them),
  *   a child forked by a non-leader thread with a parent-death signal;
  *   all run on to their end afterwards.
@@ -327,6 +328,16 @@ static bool file_async(void)
 }
 
 /*
+ * A detached mount's root, held by an O_PATH descriptor (open_tree()): its
+ * path names another file.
+ */
+static bool detached_mount(void)
+{
+	/* OPEN_TREE_CLONE, from <linux/mount.h> */
+	return syscall(SYS_open_tree, AT_FDCWD, "/tmp", 1) >= 0;
+}
+
+/*
  * A flock() lock taken through a pipe's end (the locks of files reopened
  * by path are saved: cr-locks).
  */
@@ -423,7 +434,7 @@ int main(void)
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 15);
+	tap_plan(21 + 2 * 16);
 	engine_on();
 	refuse_running();
 	refuse_socket();
@@ -441,6 +452,7 @@ int main(void)
 	refuse_stopped_child(file_owner, "a file owner (F_SETOWN)");
 	refuse_stopped_child(file_async, "O_ASYNC on a pipe");
 	refuse_stopped_child(pipe_lock, "a flock() lock through a pipe");
+	refuse_stopped_child(detached_mount, "a detached mount (open_tree())");
 	refuse_stopped_child(util_clamp, "a utilization clamp");
 	refuse_stopped_child(core_cookie, "a core scheduling cookie");
 	refuse_stopped_child(spec_ctrl, "PR_SPEC_STORE_BYPASS disabled");

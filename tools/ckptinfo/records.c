@@ -470,9 +470,9 @@ int rd_lock(struct reader *r)
 
 	if (rd_payload(r, &l, sizeof(l)))
 		return -1;
-	/* a file reopened by path: not a pipe end, an eventfd... */
-	if (!cf || !cf->path[0])
-		return rd_bad(r, "objref %u: no FILE record of a file reopened by path before it",
+	/* a regular file or directory reopened by path, as restart wants */
+	if (!cf || !cf->path[0] || !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
+		return rd_bad(r, "objref %u: no FILE record of a regular file or directory before it",
 			      r->rec.objref);
 	if (l.kind == CKPT_LOCK_POSIX) {
 		const struct ci_proc *p = &r->img->procs[r->img->nr_procs - 1];
