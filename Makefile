@@ -97,10 +97,16 @@ $(B)/host/ckptinfo-fuzz: $(CKPTINFO_DEP) tools/ckptinfo/fuzz.c
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I$(B)/uapi/include \
 		-o $@ tools/ckptinfo/fuzz.c $(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
 
-# Fuzz the image reader for FUZZ_SECONDS, from the fixtures as the corpus.
-fuzz: $(B)/host/ckptinfo-fuzz
+$(B)/host/fuzz-seed: tests/fuzz/seed.c $(MKIMAGE) $(UAPI)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -o $@ $< tests/lib/mkimage.c
+
+# Fuzz the image reader for FUZZ_SECONDS, from the fixtures and a synthetic
+# image of every record kind as the corpus.
+fuzz: $(B)/host/ckptinfo-fuzz $(B)/host/fuzz-seed
 	@mkdir -p $(B)/fuzz-corpus
 	@cp tests/fixtures/*.img $(B)/fuzz-corpus/
+	@$(B)/host/fuzz-seed $(B)/fuzz-corpus
 	$(B)/host/ckptinfo-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=262144 \
 		-print_final_stats=1 -artifact_prefix=$(B)/fuzz- $(B)/fuzz-corpus
 

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seed DIR: write into DIR, for make fuzz's corpus, a synthetic image
+ * (mkimage) holding a record of every kind the fixtures lack: a pipe with
+ * bytes in flight, an eventfd, a signalfd, a timerfd, an epoll instance
+ * with its items, and flock(), OFD and POSIX locks; the process tree of
+ * a root, a thread, two children and a zombie. Exit 0 once written.
+ */
+#include "mkimage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const struct ckpt_tree_task tree[] = {
+	{ .pid = 100, .tgid = 100, .ppid = 1, .pgid = 100, .sid = 100 },
+	{ .pid = 101, .tgid = 100, .ppid = 1, .pgid = 100, .sid = 100 },
+	{ .pid = 110, .tgid = 110, .ppid = 100, .pgid = 110, .sid = 100 },
+	{ .pid = 130, .tgid = 130, .ppid = 100, .pgid = 100, .sid = 100,
+	  .flags = CKPT_TREE_ZOMBIE, .exit_code = 7 << 8 },
+	{ .pid = 120, .tgid = 120, .ppid = 110, .pgid = 110, .sid = 100 },
+};
+
+int main(int argc, char **argv)
+{
+	struct mk_spec s = {
+		.tree = tree, .nr_tree = sizeof(tree) / sizeof(tree[0]),
+		.pipe = true, .pipe_bytes = 100, .eventfd = true,
+		.signalfd_mask = 1 << 9, .timerfd = true, .timerfd_clock = 1,
+		.epoll = true, .locks = true,
+	};
+	unsigned char *buf;
+	char path[4096];
+	size_t len;
+	FILE *f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: seed DIR\n");
+		return 2;
+	}
+	buf = mk_image(&s, &len);
+	snprintf(path, sizeof(path), "%s/kinds.img", argv[1]);
+	f = fopen(path, "wb");
+	if (!buf || !f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		return 1;
+	}
+	free(buf);
+	return 0;
+}
