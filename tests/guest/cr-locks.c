@@ -35,34 +35,24 @@
 /* Whether another open of DIR/a is refused its flock() lock, errno kept. */
 static int refused_a;
 
-/*
- * The helper's status, checkpointed and restarted on the way if @ckpt;
- * before GO, whether this test can take DIR/a's flock() lock.
- */
-static int run(bool ckpt)
+/* Before GO: whether this test can take DIR/a's flock() lock from @pid. */
+static void try_lock(pid_t pid)
 {
-	char *argv[] = { HELPER("lockers"), READY, GO, OUT, DIR, NULL };
-	pid_t pid;
 	int fd;
 
-	unlink(READY);
-	unlink(GO);
-	pid = spawn(argv);
-	if (!wait_file(READY, 60))
-		return -1;
-	if (ckpt) {
-		if (!stop_task(pid) || checkpoint_retry(pid, IMG) <= 0)
-			return -1;
-		kill_wait(pid);
-		pid = rstr_cli(NULL, IMG, NULL);
-		/* restarted: its commit took the locks, then set its comm */
-		wait_comm(pid, "lockers", 60);
-	}
+	/* restarted: its commit took the locks, then set its comm */
+	wait_comm(pid, "lockers", 60);
 	fd = open(DIR "/a", O_RDWR);
 	refused_a = flock(fd, LOCK_EX | LOCK_NB) ? errno : 0;
 	close(fd);
-	close(open(GO, O_WRONLY | O_CREAT, 0644));
-	return wait_exit(pid, 60);
+}
+
+/* The helper's status, checkpointed and restarted on the way if @ckpt. */
+static int run(bool ckpt)
+{
+	char *argv[] = { HELPER("lockers"), READY, GO, OUT, DIR, NULL };
+
+	return run_checked_after(argv, READY, GO, IMG, ckpt, 0, try_lock);
 }
 
 /* A child holding a read lease on a file of its own: EOPNOTSUPP. */

@@ -37,7 +37,7 @@ static int run(bool ckpt)
 {
 	char *argv[] = { HELPER("tmfds"), READY, GO, OUT, NULL };
 
-	return run_checked_after(argv, READY, GO, IMG, ckpt, 2);
+	return run_checked_after(argv, READY, GO, IMG, ckpt, 2, NULL);
 }
 
 /* A child holding a timerfd its clock's change cancelled: EOPNOTSUPP. */

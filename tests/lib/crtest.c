@@ -401,11 +401,12 @@ void check_both(int (*run)(bool ckpt), const char *out)
 int run_checked(char *const argv[], const char *ready, const char *go,
 		const char *img, bool ckpt)
 {
-	return run_checked_after(argv, ready, go, img, ckpt, 0);
+	return run_checked_after(argv, ready, go, img, ckpt, 0, NULL);
 }
 
 int run_checked_after(char *const argv[], const char *ready, const char *go,
-		      const char *img, bool ckpt, unsigned int seconds)
+		      const char *img, bool ckpt, unsigned int seconds,
+		      void (*before_go)(pid_t pid))
 {
 	pid_t pid;
 
@@ -421,6 +422,8 @@ int run_checked_after(char *const argv[], const char *ready, const char *go,
 		sleep(seconds);
 		pid = rstr_cli(NULL, img, NULL);
 	}
+	if (before_go)
+		before_go(pid);
 	close(open(go, O_WRONLY | O_CREAT, 0644));
 	return wait_exit(pid, 60);
 }

@@ -117,9 +117,13 @@ void check_both(int (*run)(bool ckpt), const char *out);
  */
 int run_checked(char *const argv[], const char *ready, const char *go,
 		const char *img, bool ckpt);
-/* run_checked(), the restart @seconds after the checkpoint. */
+/*
+ * run_checked(), the restart @seconds after the checkpoint, and
+ * @before_go(pid) (if not NULL) called on the helper just before GO.
+ */
 int run_checked_after(char *const argv[], const char *ready, const char *go,
-		      const char *img, bool ckpt, unsigned int seconds);
+		      const char *img, bool ckpt, unsigned int seconds,
+		      void (*before_go)(pid_t pid));
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */
