@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 static const char *const names[] = {
 	[CKPT_HDR_HEADER] = "HEADER", [CKPT_HDR_ARCH] = "ARCH",
@@ -30,6 +31,7 @@ static const char *const names[] = {
 	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
 	[CKPT_HDR_TIMERFD] = "TIMERFD", [CKPT_HDR_EPOLL] = "EPOLL",
 	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS", [CKPT_HDR_LOCK] = "LOCK",
+	[CKPT_HDR_UNIX_PAIR] = "UNIX_PAIR",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -49,6 +51,27 @@ const char *ci_vma_kind(uint32_t kind)
 	case CKPT_VMA_SHARED_ANON: return "shared-anon";
 	}
 	return "unknown";
+}
+
+const char *ci_unix_type(uint32_t type)
+{
+	switch (type) {
+	case SOCK_STREAM: return "stream";
+	case SOCK_DGRAM: return "dgram";
+	case SOCK_SEQPACKET: return "seqpacket";
+	}
+	return NULL;
+}
+
+const char *ci_unix_opt(unsigned int bit)
+{
+	/* CKPT_UNIX_SNDBUF (0x1) to CKPT_UNIX_DONTROUTE (0x100) */
+	static const char *const opts[] = {
+		"SO_SNDBUF", "SO_RCVBUF", "SO_PASSCRED", "SO_PASSPIDFD", "SO_PASSSEC",
+		"SO_KEEPALIVE", "SO_OOBINLINE", "SO_BROADCAST", "SO_DONTROUTE",
+	};
+
+	return bit < sizeof(opts) / sizeof(opts[0]) ? opts[bit] : NULL;
 }
 
 const char *ci_sched_policy_name(uint32_t policy)
@@ -353,20 +376,25 @@ static int objset_add(struct objset *s, uint32_t ref)
 	return 1;
 }
 
-/*
- * The record's objref is a new one: an owner's (TASK, MM, files table), a
- * FILE's or a SHMEM's.
- */
-static int fresh(struct reader *r)
+int rd_fresh(struct reader *r, uint32_t ref, const char *what)
 {
-	int ret = r->rec.objref ? objset_add(&r->used, r->rec.objref) : 0;
+	int ret = ref ? objset_add(&r->used, ref) : 0;
 
 	if (ret < 0)
 		return rd_bad(r, "out of memory");
 	if (!ret)
-		return rd_bad(r, "objref %u is zero or already another object's",
-			      r->rec.objref);
+		return rd_bad(r, "%s %u is zero or already another object's", what, ref);
 	return 0;
+}
+
+/*
+ * The record's objref is a new one: an owner's (TASK, MM, files table), a
+ * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR), a PIPE's or a
+ * SHMEM's.
+ */
+static int fresh(struct reader *r)
+{
+	return rd_fresh(r, r->rec.objref, "objref");
 }
 
 /* The record's objref is its owner's, @ref (0 for the image's own records). */
@@ -611,8 +639,8 @@ static int read_after_process(struct reader *r, enum stage *st)
 
 /*
  * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD, SIGNALFD, TIMERFD, EPOLL,
- * EPOLL_ITEMS and LOCK records, each SHMEM followed by the PAGES records of
- * its pages, up to its MM record; one FS record among them.
+ * EPOLL_ITEMS, LOCK and UNIX_PAIR records, each SHMEM followed by the PAGES
+ * records of its pages, up to its MM record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
@@ -645,6 +673,8 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return rd_epoll_items(r);
 	if (t == CKPT_HDR_LOCK)
 		return rd_lock(r);
+	if (t == CKPT_HDR_UNIX_PAIR)
+		return fresh(r) || rd_unix_pair(r) ? -1 : 0;
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -784,6 +814,9 @@ static uint64_t max_len(uint32_t type)
 		       (uint64_t)MAX_SIGNALS * sizeof(struct ckpt_sigpending);
 	if (type == CKPT_HDR_PIPE)	/* the bytes of the largest pipe */
 		return sizeof(struct ckpt_hdr_pipe) + (uint64_t)INT32_MAX;
+	if (type == CKPT_HDR_UNIX_PAIR)	/* each end: the most messages and bytes */
+		return sizeof(struct ckpt_hdr_unix_pair) +
+		       2 * (4ULL * MAX_UNIX_MSGS + (((uint64_t)INT32_MAX + 7) & ~7ULL));
 	return MAX_META;
 }
 
@@ -837,7 +870,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}

@@ -26,8 +26,10 @@ struct ci_record {
 struct ci_file {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
-	struct ckpt_hdr_file f;		/* an eventfd's: its access mode and flags */
-	char *path;			/* an eventfd's: "" */
+	/* an eventfd's, signalfd's, timerfd's, epoll instance's, socket's:
+	 * its access mode and flags only, path "" */
+	struct ckpt_hdr_file f;
+	char *path;
 	bool eventfd;			/* an EVENTFD record, ev */
 	struct ckpt_hdr_eventfd ev;
 	bool signalfd;			/* a SIGNALFD record, sfd */
@@ -40,6 +42,9 @@ struct ci_file {
 	size_t nr_items;
 	struct ckpt_hdr_lock *locks;	/* its LOCK records */
 	size_t nr_locks;
+	bool unix_end;			/* an end of a UNIX_PAIR record, up: */
+	int end;			/* which, 0 or 1 (up.end[end]: its own) */
+	struct ckpt_hdr_unix_pair up;
 };
 
 /* Shared anonymous memory: a SHMEM record, with the first process that maps it. */
@@ -142,6 +147,10 @@ void ci_free(struct ci_image *img);
 
 const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
+/* A UNIX_PAIR record's socket type: "stream", "dgram", "seqpacket", or NULL. */
+const char *ci_unix_type(uint32_t type);
+/* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
+const char *ci_unix_opt(unsigned int bit);
 /* The scheduling policy of a TASK record, "SCHED_OTHER", or NULL. */
 const char *ci_sched_policy_name(uint32_t policy);
 /* An ioprio's class, 0 (none) to 3 (idle), or -1 for one ioprio_set() refuses */

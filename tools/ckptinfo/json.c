@@ -418,6 +418,57 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	fputs("]}", out);
 }
 
+/* A buffer size a UNIX_PAIR record's end has set (@set), or null. */
+static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
+{
+	if (set)
+		fprintf(out, ", \"%s\": %u", key, v);
+	else
+		fprintf(out, ", \"%s\": null", key);
+}
+
+/*
+ * "unix": {type ("stream", "dgram", "seqpacket"), end (0 or 1), peer (the
+ * other end's file, null: closed), shut_rd, shut_wr, opts (["SO_PASSCRED",
+ * ...]), sndbuf, rcvbuf (null: not set), rcvtimeo_us, sndtimeo_us (0: none),
+ * peek_off (-1: off), rcvlowat, nr_msgs, bytes (queued to it)} for an end
+ * of a socketpair, else null.
+ */
+static void unix_end(FILE *out, const struct ci_file *f)
+{
+	const struct ckpt_unix_end *e = &f->up.end[f->end];
+	uint32_t peer = f->up.end[!f->end].objref;
+	const char *sep = "";
+	unsigned int bit;
+
+	fputs(", \"unix\": ", out);
+	if (!f->unix_end) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"type\": \"%s\", \"end\": %d, \"peer\": ", ci_unix_type(f->up.type),
+		f->end);
+	if (peer)
+		fprintf(out, "%u", peer);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"shut_rd\": %s, \"shut_wr\": %s, \"opts\": [",
+		e->shutdown & CKPT_UNIX_SHUT_RD ? "true" : "false",
+		e->shutdown & CKPT_UNIX_SHUT_WR ? "true" : "false");
+	for (bit = 0; ci_unix_opt(bit); bit++)
+		if (e->opts & 1U << bit) {
+			fprintf(out, "%s\"%s\"", sep, ci_unix_opt(bit));
+			sep = ", ";
+		}
+	fputc(']', out);
+	unix_buf(out, "sndbuf", e->opts & CKPT_UNIX_SNDBUF, e->sndbuf);
+	unix_buf(out, "rcvbuf", e->opts & CKPT_UNIX_RCVBUF, e->rcvbuf);
+	fprintf(out, ", \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %" PRId64
+		", \"peek_off\": %d, \"rcvlowat\": %d, \"nr_msgs\": %u, \"bytes\": %" PRIu64 "}",
+		(int64_t)e->rcvtimeo, (int64_t)e->sndtimeo, e->peek_off, e->rcvlowat,
+		e->nr_msgs, (uint64_t)e->bytes);
+}
+
 static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
 	size_t i, j;
@@ -483,6 +534,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		} else {
 			fputs("null", out);
 		}
+		unix_end(out, f);
 		fputs(", \"locks\": [", out);
 		for (j = 0, lsep = ""; j < f->nr_locks; j++) {
 			const struct ckpt_hdr_lock *l = &f->locks[j];

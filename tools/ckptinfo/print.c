@@ -480,6 +480,67 @@ static void timerfd_name(char *buf, size_t size, const struct ckpt_hdr_timerfd *
 }
 
 /*
+ * ", SO_RCVTIMEO 1.500 s" (", ... 0.000250 s" below a millisecond's
+ * precision): a socket timeout @us (microseconds) that is set.
+ */
+static size_t unix_timeo(char *buf, size_t size, const char *name, int64_t us)
+{
+	if (!us)
+		return 0;
+	if (us % 1000)
+		return snprintf(buf, size, ", %s %" PRId64 ".%06" PRId64 " s", name,
+				us / 1000000, us % 1000000);
+	return snprintf(buf, size, ", %s %" PRId64 ".%03" PRId64 " s", name,
+			us / 1000000, us / 1000 % 1000);
+}
+
+/*
+ * "unix dgram socket, end 0 of pair 12, 3 messages, 120 bytes queued,
+ * shut down for writing, SO_SNDBUF 65536, SO_PASSCRED, nonblocking": an end
+ * of a socketpair (@f, a UNIX_PAIR record's), what is queued to it (to be
+ * read from it), its shutdown, the options set on it.
+ */
+static void unix_name(char *buf, size_t size, const struct ci_file *f)
+{
+	const struct ckpt_unix_end *e = &f->up.end[f->end];
+	uint32_t shut = e->shutdown;
+	size_t n = snprintf(buf, size, "unix %s socket, end %d of pair %u",
+			    ci_unix_type(f->up.type), f->end, f->up.end[0].objref);
+	unsigned int bit;
+
+#define ROOM (n < size ? size - n : 0)
+	if (!f->up.end[1].objref)
+		n += snprintf(buf + n, ROOM, ", its other end closed");
+	if (e->nr_msgs)
+		n += snprintf(buf + n, ROOM, ", %u message%s, %" PRIu64 " bytes queued",
+			      e->nr_msgs, e->nr_msgs == 1 ? "" : "s", (uint64_t)e->bytes);
+	else if (e->bytes)
+		n += snprintf(buf + n, ROOM, ", %" PRIu64 " bytes queued", (uint64_t)e->bytes);
+	if (shut)
+		n += snprintf(buf + n, ROOM, ", shut down for %s",
+			      shut == (CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR) ?
+			      "reading and writing" : shut & CKPT_UNIX_SHUT_RD ?
+			      "reading" : "writing");
+	for (bit = 0; ci_unix_opt(bit); bit++) {
+		if (!(e->opts & 1U << bit))
+			continue;
+		n += snprintf(buf + n, ROOM, ", %s", ci_unix_opt(bit));
+		if (1U << bit & (CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF))
+			n += snprintf(buf + n, ROOM, " %u",
+				      1U << bit == CKPT_UNIX_SNDBUF ? e->sndbuf : e->rcvbuf);
+	}
+	if (e->peek_off >= 0)
+		n += snprintf(buf + n, ROOM, ", SO_PEEK_OFF %d", e->peek_off);
+	if (e->rcvlowat > 1)	/* 1: the default */
+		n += snprintf(buf + n, ROOM, ", SO_RCVLOWAT %d", e->rcvlowat);
+	n += unix_timeo(buf + n, ROOM, "SO_RCVTIMEO", e->rcvtimeo);
+	n += unix_timeo(buf + n, ROOM, "SO_SNDTIMEO", e->sndtimeo);
+	if (e->f_flags & 04000 /* O_NONBLOCK */)
+		snprintf(buf + n, ROOM, ", nonblocking");
+#undef ROOM
+}
+
+/*
  * "    watches fd 5 (file 12): events 0x19, data 0x2a": the items of the
  * epoll instance @f, under the first of @p's descriptors on it (@i).
  */
@@ -550,7 +611,7 @@ static void print_files(FILE *out, const struct ci_image *img,
 	fputc('\n', out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
-		char name[128];
+		char name[512] = "";
 
 		if (f->f.pipe_objref)
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.pipe_objref,
@@ -568,9 +629,10 @@ static void print_files(FILE *out, const struct ci_image *img,
 		else if (f->epoll)
 			snprintf(name, sizeof(name), "epoll, %zu items%s", f->nr_items,
 				 f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
+		else if (f->unix_end)
+			unix_name(name, sizeof(name), f);
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
-			f->f.pipe_objref || f->eventfd || f->signalfd || f->timerfd ||
-			f->epoll ? name : f->path,
+			*name ? name : f->path,
 			f->f.f_flags,
 			(int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "  cloexec" : "");

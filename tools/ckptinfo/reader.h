@@ -16,6 +16,7 @@
 #define MAX_FILES	(1 << 20)
 #define MAX_SHMEMS	(1 << 20)
 #define MAX_PIPES	(1 << 20)
+#define MAX_UNIX_MSGS	(1 << 20)	/* messages queued to one end of a UNIX_PAIR */
 #define MAX_VMAS	(1 << 20)
 #define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
 #define MAX_SIGNALS	(1 << 22)	/* pending in one process */
@@ -34,7 +35,7 @@ struct reader {
 	uint64_t pos;			/* stream offset of the next byte */
 	struct ci_record rec;		/* the record being read */
 	bool keep;
-	struct objset used;		/* every owner's, FILE's and SHMEM's objref so far */
+	struct objset used;		/* every owner's, file's and SHMEM's objref so far */
 	uint32_t task_ref;		/* the last TASK record's objref */
 	size_t next_entry;		/* TREE entry after the last process's */
 	uint64_t next_page;		/* lowest address (a SHMEM's: offset) the
@@ -42,6 +43,12 @@ struct reader {
 	bool in_shmem;			/* the record before: a SHMEM or its PAGES */
 };
 
+/*
+ * @ref, an object of the record (@what: "objref", "end 1 objref"), is new
+ * in the image: an owner's (TASK, MM, files table), a file's, a PIPE's or a
+ * SHMEM's.
+ */
+int rd_fresh(struct reader *r, uint32_t ref, const char *what);
 /* Record what is wrong, with the offset and the record; always -1. */
 int rd_bad(struct reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -98,6 +105,12 @@ int rd_epoll(struct reader *r);
 int rd_epoll_items(struct reader *r);
 /* A LOCK record: a lock of a FILE record before it. */
 int rd_lock(struct reader *r);
+/*
+ * A UNIX_PAIR record: the files of a socketpair's ends (the second's
+ * objref new, or 0: closed), each as a FILE record is; their queues read
+ * and dropped.
+ */
+int rd_unix_pair(struct reader *r);
 /* A PAGES record of the image's last SHMEM, @sh. */
 int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
 int rd_fd(struct reader *r, struct ci_proc *p);
