@@ -3,13 +3,15 @@
  * seed DIR: write into DIR, for make fuzz's corpus, a synthetic image
  * (mkimage) holding a record of every kind the fixtures lack: a pipe with
  * bytes in flight, an eventfd, a signalfd, a timerfd, an epoll instance
- * with its items, and flock(), OFD and POSIX locks; the process tree of
- * a root, a thread, two children and a zombie. Exit 0 once written.
+ * with its items, flock(), OFD and POSIX locks, and a datagram socketpair
+ * with messages queued and options set; the process tree of a root, a
+ * thread, two children and a zombie. Exit 0 once written.
  */
 #include "mkimage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 
 static const struct ckpt_tree_task tree[] = {
 	{ .pid = 100, .tgid = 100, .ppid = 1, .pgid = 100, .sid = 100 },
@@ -27,6 +29,13 @@ int main(int argc, char **argv)
 		.pipe = true, .pipe_bytes = 100, .eventfd = true,
 		.signalfd_mask = 1 << 9, .timerfd = true, .timerfd_clock = 1,
 		.epoll = true, .locks = true,
+		.unix_pair = true, .unix_type = SOCK_DGRAM,
+		.unix_end = {
+			{ .f_flags = 04000, .shutdown = CKPT_UNIX_SHUT_WR, .peek_off = -1,
+			  .rcvlowat = 1, .opts = CKPT_UNIX_SNDBUF | CKPT_UNIX_PASSCRED,
+			  .sndbuf = 65536, .rcvtimeo = 1500000, .nr_msgs = 3, .bytes = 100 },
+			{ .peek_off = 5, .rcvlowat = 1, .nr_msgs = 1, .bytes = 7 },
+		},
 	};
 	unsigned char *buf;
 	char path[4096];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,6 +97,45 @@ static void pipe_end(struct out *o, uint32_t objref, uint32_t acc)
 
 	memcpy(buf, &f, sizeof(f));
 	record(o, CKPT_HDR_FILE, objref, buf, sizeof(buf));
+}
+
+/*
+ * The UNIX_PAIR record of mk_spec.unix_*, its ends' objrefs in @up (new
+ * ones where mk_spec leaves them 0; end 1's 0 when closed).
+ */
+static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_unix_pair *up)
+{
+	size_t len = sizeof(*up) + s->unix_extra, off;
+	unsigned char *buf;
+	uint32_t n, k, msg;
+	int i;
+
+	*up = (struct ckpt_hdr_unix_pair){ .type = s->unix_type ? s->unix_type : SOCK_STREAM,
+					   .__reserved = s->unix_reserved };
+	for (i = 0; i < 2; i++) {
+		up->end[i] = s->unix_end[i];
+		if (!up->end[i].objref && !(i && s->unix_closed))
+			up->end[i].objref = o->next_ref++;
+		len += ((4 * up->end[i].nr_msgs + 7) & ~7UL) + ((up->end[i].bytes + 7) & ~7UL);
+	}
+	buf = calloc(1, len);
+	if (!buf)
+		abort();
+	memcpy(buf, up, sizeof(*up));
+	off = sizeof(*up);
+	for (i = 0; i < 2; i++) {
+		n = up->end[i].nr_msgs;
+		for (k = 0; k < n; k++) {
+			msg = up->end[i].bytes / n + (k == n - 1 ? up->end[i].bytes % n : 0);
+			msg += !i && !k ? s->unix_msg_delta : 0;
+			memcpy(buf + off + 4 * k, &msg, 4);
+		}
+		off += (4 * n + 7) & ~7UL;
+		memset(buf + off, MK_UNIX_FILL, up->end[i].bytes);
+		off += (up->end[i].bytes + 7) & ~7UL;
+	}
+	record(o, CKPT_HDR_UNIX_PAIR, up->end[0].objref, buf, len);
+	free(buf);
 }
 
 static uint32_t task(struct out *o, const struct ckpt_tree_task *e)
@@ -359,6 +399,19 @@ static void process(struct out *o, const struct mk_spec *s,
 		record(o, CKPT_HDR_EPOLL, fd.file_objref, &ep, sizeof(ep));
 		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 		record(o, CKPT_HDR_EPOLL_ITEMS, fd.file_objref, &item, sizeof(item));
+	}
+	if (s->unix_pair && e == s->tree) {
+		struct ckpt_hdr_unix_pair up;
+
+		unix_pair(o, s, &up);
+		fd.fd = 11;
+		fd.file_objref = up.end[0].objref;
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		if (up.end[1].objref) {
+			fd.fd = 12;
+			fd.file_objref = up.end[1].objref;
+			record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+		}
 	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);

@@ -75,7 +75,21 @@ struct mk_spec {
 	bool locks;
 	int64_t lock_end;
 	uint32_t lock_owner;
+	/* the root holds both ends of a socketpair of unix_type (0:
+	 * SOCK_STREAM), a UNIX_PAIR record, as fds 11 and 12: each end
+	 * unix_end[i] as given (peek_off -1 and rcvlowat 1 are the kernel's
+	 * defaults), its objref a new one where it is 0; its queue
+	 * unix_end[i].nr_msgs message lengths (its bytes split between them,
+	 * the remainder to the last) and bytes of MK_UNIX_FILL. With
+	 * unix_closed, end 1's objref is 0 and no fd 12 names it. Damage:
+	 * the record's reserved field, unix_msg_delta added to end 0's first
+	 * message length, unix_extra zero bytes after the queues (in len) */
+	bool unix_pair, unix_closed;
+	uint32_t unix_type, unix_reserved, unix_msg_delta, unix_extra;
+	struct ckpt_unix_end unix_end[2];
 };
+
+#define MK_UNIX_FILL		'u'
 
 #define MK_EPOLL_DATA		0x2aULL
 
