@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1719,6 +1720,287 @@ static void lock_tests(void)
 	refused("a POSIX lock of another files table", &s, "a POSIX lock of owner 999");
 }
 
+/*
+ * The socketpairs of the unix tests, the root's fds 11 and 12 (objrefs 6
+ * and 7: after its task, files table, fs_struct, /dev/null and own file).
+ * A stream: 4096 bytes queued to end 0, shut down for reading (end 1 for
+ * writing), end 1 nonblocking with SO_SNDBUF and SO_PASSCRED. A datagram
+ * pair: 3 messages (120 bytes) queued to end 0, an empty one to end 1.
+ */
+static const struct ckpt_unix_end unix_stream[2] = {
+	{ .peek_off = -1, .rcvlowat = 1, .shutdown = CKPT_UNIX_SHUT_RD, .bytes = 4096 },
+	{ .peek_off = -1, .rcvlowat = 1, .shutdown = CKPT_UNIX_SHUT_WR, .f_flags = 04000,
+	  .opts = CKPT_UNIX_SNDBUF | CKPT_UNIX_PASSCRED, .sndbuf = 65536 },
+};
+static const struct ckpt_unix_end unix_dgram[2] = {
+	{ .peek_off = -1, .rcvlowat = 1, .rcvtimeo = 2500000, .nr_msgs = 3, .bytes = 120 },
+	{ .peek_off = 0, .rcvlowat = 1, .sndtimeo = 250, .opts = CKPT_UNIX_RCVBUF,
+	  .rcvbuf = 8192, .nr_msgs = 1 },
+};
+
+/* A change to a field of an end of the stream pair, refused with @want. */
+struct unix_case {
+	const char *what;
+	int end;
+	size_t off;		/* in struct ckpt_unix_end */
+	uint64_t value;
+	size_t size;
+	const char *want;
+};
+
+#define UE(m) offsetof(struct ckpt_unix_end, m)
+/* Field @m of end @i in a UNIX_PAIR record, from the record's start */
+#define UNIX_END(i, m) (16 + offsetof(struct ckpt_hdr_unix_pair, end) + \
+			(i) * sizeof(struct ckpt_unix_end) + UE(m))
+
+static const struct unix_case unix_cases[] = {
+	{ "an end with f_flags beyond fcntl(F_SETFL)'s (O_SYNC)", 0, UE(f_flags), 04010000, 4,
+	  "end 0: f_flags 04010000: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME" },
+	{ "an end with unknown shutdown bits", 1, UE(shutdown), 6, 4,
+	  "end 1: unknown shutdown bits 0x6" },
+	{ "an end with unknown options", 0, UE(opts), 0x200, 4, "end 0: unknown options 0x200" },
+	{ "an SO_SNDBUF size without its option", 0, UE(sndbuf), 4608, 4,
+	  "end 0: sndbuf 4608, rcvbuf 0 with options 0: a buffer size without its option" },
+	{ "the SO_RCVBUF option without a size", 1, UE(opts),
+	  CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF | CKPT_UNIX_PASSCRED, 4,
+	  "end 1: sndbuf 65536, rcvbuf 0 with options 0x7: a buffer size without its option, or the option without a size" },
+	{ "an SO_SNDBUF above INT_MAX", 1, UE(sndbuf), 0x80000000U, 4,
+	  "end 1: sndbuf 2147483648 or rcvbuf 0 above INT_MAX" },
+	{ "a peek offset below -1", 0, UE(peek_off), (uint32_t)-2, 4, "end 0: peek_off -2, below -1 (off)" },
+	{ "a negative SO_RCVLOWAT", 1, UE(rcvlowat), (uint32_t)-1, 4, "end 1: negative rcvlowat -1" },
+	{ "a negative SO_SNDTIMEO", 0, UE(sndtimeo), (uint64_t)-1, 8,
+	  "end 0: a negative timeout (rcvtimeo 0, sndtimeo -1 us)" },
+	{ "an end's reserved field", 1, UE(__reserved), 1, 4, "end 1: reserved field 0x1, not 0" },
+	{ "messages queued to a stream socket", 0, UE(nr_msgs), 2, 4,
+	  "end 0: 2 messages queued to a stream socket" },
+	{ "a stream end shut down for reading, its peer not for writing", 1, UE(shutdown), 0, 4,
+	  "shutdown 0x1 on end 0, 0 on end 1: a connected pair's do not match" },
+	{ "a stream end shut down for writing, its peer not for reading", 0, UE(shutdown),
+	  CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR, 4,
+	  "shutdown 0x3 on end 0, 0x2 on end 1: a connected pair's do not match" },
+	{ "the second end with the root's own FILE's objref", 1, UE(objref), 5, 4,
+	  "end 1 objref 5 is zero or already another object's" },
+	{ "the pair with the root's own FILE's objref", 0, UE(objref), 5, 4,
+	  "UNIX_PAIR record (type 57, len 4232): objref 5 is zero or already another object's" },
+	{ "both ends one objref", 1, UE(objref), 6, 4,
+	  "end 1 objref 6 is zero or already another object's" },
+	/* end 1 takes the objref mkimage gives next (the cwd FILE's), the MM the one after */
+	{ "the MM record with the second end's objref", 1, UE(objref), 8, 4,
+	  "MM record (type 32, len 624): objref 8 is zero or already another object's" },
+};
+
+#define NR_UNIX_CASES (sizeof(unix_cases) / sizeof(unix_cases[0]))
+
+/* A pair (@ends, of @type) read back, valid: two files, each its end, fds 11 and 12 (1 result). */
+static void unix_valid(const char *what, uint32_t type, const struct ckpt_unix_end *ends)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .unix_pair = true,
+			     .unix_type = type, .unix_end = { ends[0], ends[1] } };
+	const struct ci_file *f[2];
+	struct ci_image ci;
+	int ret = read_spec(&s, &ci);
+
+	f[0] = ci_file_by_ref(&ci, 6);
+	f[1] = ci_file_by_ref(&ci, 7);
+	tap_ok(!ret && f[0] && f[1] && f[0]->unix_end && f[1]->unix_end && f[0]->end == 0 &&
+	       f[1]->end == 1 && f[0]->up.type == type && f[1]->up.end[0].objref == 6 &&
+	       f[1]->up.end[1].objref == 7 && !f[0]->path[0] && f[0]->proc == 0 &&
+	       ci.procs[0].nr_files == 3 + 2 && ci.procs[0].nr_fds == 5 &&
+	       ci.procs[0].fds[3].file_objref == 6 && ci.procs[0].fds[4].file_objref == 7,
+	       "%s: valid, both ends files of the root, its fds 11 and 12 (%s)", what,
+	       ret ? ci.error : "read");
+	ci_free(&ci);
+}
+
+/* The stream pair with @c applied, refused. */
+static void unix_case(const struct unix_case *c)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .unix_pair = true,
+			     .unix_end = { unix_stream[0], unix_stream[1] } };
+
+	memcpy((char *)&s.unix_end[c->end] + c->off, &c->value, c->size);
+	refused(c->what, &s, c->want);
+}
+
+/*
+ * ckptinfo on the image of @s (@what): its summary has the @files line and
+ * @fd11 and @fd12 once each (@fd12 NULL: no fd 12); its --json @json11 and
+ * @json12 (if not NULL) twice each, the root's at the top level and in
+ * "processes", and "unix" null for the 12 other fds (2 results).
+ */
+static void unix_shown(const struct mk_spec *s, const char *what, const char *files,
+		       const char *fd11, const char *fd12, const char *json11, const char *json12)
+{
+	static char out[1 << 16];
+	int ret = run_spec(s, "", out, sizeof(out));
+
+	tap_ok(!ret && strstr(out, files) && count(out, fd11) == 1 &&
+	       (fd12 ? count(out, fd12) == 1 : !strstr(out, "  fd 12 ")),
+	       "%s: valid, the summary names each end, its queue, shutdown, options, flags (exit %d)",
+	       what, ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, json11) == 2 && (!json12 || count(out, json12) == 2) &&
+	       count(out, "\"unix\": null") == 12,
+	       "%s in --json: each end's \"unix\", null for the other fds (exit %d)", what, ret);
+}
+
+/*
+ * The image of @s with a valid pair of @type, @ends: in a new buffer, its
+ * length in *@len, the offset of its UNIX_PAIR record in *@pos.
+ */
+static unsigned char *unix_image(struct mk_spec *s, uint32_t type,
+				 const struct ckpt_unix_end *ends, size_t *len, size_t *pos)
+{
+	unsigned char *buf;
+	struct ci_image ci;
+
+	s->unix_type = type;
+	memcpy(s->unix_end, ends, sizeof(s->unix_end));
+	buf = mk_image(s, len);
+	if (read_buf(buf, *len, &ci))
+		tap_bail("the %s socketpair image is invalid: %s", ci_unix_type(type), ci.error);
+	*pos = record_of(&ci, CKPT_HDR_UNIX_PAIR, 0);
+	ci_free(&ci);
+	return buf;
+}
+
+#define UNIX_RESULTS (3 + 3 * 2 + (int)NR_UNIX_CASES + 10 + 5)
+
+/*
+ * Socketpairs held by the root (UNIX_PAIR records): a stream one with
+ * bytes queued, a datagram one with messages, a seqpacket one and a
+ * stream one whose other end was closed, valid and shown in the summary
+ * and --json; each rule restart applies to the record broken in turn.
+ */
+static void unix_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .unix_pair = true,
+			     .unix_end = { unix_stream[0], unix_stream[1] } };
+	const struct ckpt_unix_end closed = { .peek_off = -1, .rcvlowat = 1,
+		.shutdown = CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR, .bytes = 10 };
+	struct ckpt_unix_end ends[2];
+	unsigned char *buf;
+	struct ci_image ci;
+	size_t len, pos, i;
+	uint32_t v;
+	int ret;
+
+	unix_valid("a stream socketpair, 4096 bytes queued", SOCK_STREAM, unix_stream);
+	unix_valid("a datagram socketpair, 3 messages and an empty one queued", SOCK_DGRAM,
+		   unix_dgram);
+	unix_valid("a seqpacket socketpair with messages queued", SOCK_SEQPACKET, unix_dgram);
+
+	unix_shown(&s, "a stream socketpair", "files: 5 open files, 5 descriptors\n",
+		   "  fd 11  unix stream socket, end 0 of pair 6, 4096 bytes queued, "
+		   "shut down for reading  flags 02  pos 0\n",
+		   "  fd 12  unix stream socket, end 1 of pair 6, shut down for writing, "
+		   "SO_SNDBUF 65536, SO_PASSCRED, nonblocking  flags 04002  pos 0\n",
+		   "\"unix\": {\"type\": \"stream\", \"end\": 0, \"peer\": 7, \"shut_rd\": true, "
+		   "\"shut_wr\": false, \"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, "
+		   "\"rcvtimeo_us\": 0, \"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, "
+		   "\"nr_msgs\": 0, \"bytes\": 4096}",
+		   "\"unix\": {\"type\": \"stream\", \"end\": 1, \"peer\": 6, \"shut_rd\": false, "
+		   "\"shut_wr\": true, \"opts\": [\"SO_SNDBUF\", \"SO_PASSCRED\"], \"sndbuf\": 65536, "
+		   "\"rcvbuf\": null, \"rcvtimeo_us\": 0, \"sndtimeo_us\": 0, \"peek_off\": -1, "
+		   "\"rcvlowat\": 1, \"nr_msgs\": 0, \"bytes\": 0}");
+	s.unix_type = SOCK_DGRAM;
+	memcpy(s.unix_end, unix_dgram, sizeof(s.unix_end));
+	unix_shown(&s, "a datagram socketpair", "files: 5 open files, 5 descriptors\n",
+		   "  fd 11  unix dgram socket, end 0 of pair 6, 3 messages, 120 bytes queued, "
+		   "SO_RCVTIMEO 2.500 s  flags 02  pos 0\n",
+		   "  fd 12  unix dgram socket, end 1 of pair 6, 1 message, 0 bytes queued, "
+		   "SO_RCVBUF 8192, SO_PEEK_OFF 0, SO_SNDTIMEO 0.000250 s  flags 02  pos 0\n",
+		   "\"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, \"rcvtimeo_us\": 2500000, "
+		   "\"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, \"nr_msgs\": 3, "
+		   "\"bytes\": 120}",
+		   "\"unix\": {\"type\": \"dgram\", \"end\": 1, \"peer\": 6, \"shut_rd\": false, "
+		   "\"shut_wr\": false, \"opts\": [\"SO_RCVBUF\"], \"sndbuf\": null, \"rcvbuf\": 8192, "
+		   "\"rcvtimeo_us\": 0, \"sndtimeo_us\": 250, \"peek_off\": 0, \"rcvlowat\": 1, "
+		   "\"nr_msgs\": 1, \"bytes\": 0}");
+	/* its other end closed: no second file */
+	s.unix_type = 0;
+	s.unix_closed = true;
+	s.unix_end[0] = closed;
+	memset(&s.unix_end[1], 0, sizeof(s.unix_end[1]));
+	unix_shown(&s, "a stream socketpair whose other end was closed",
+		   "files: 4 open files, 4 descriptors\n",
+		   "  fd 11  unix stream socket, end 0 of pair 6, its other end closed, 10 bytes "
+		   "queued, shut down for reading and writing  flags 02  pos 0\n", NULL,
+		   "\"unix\": {\"type\": \"stream\", \"end\": 0, \"peer\": null, \"shut_rd\": true, "
+		   "\"shut_wr\": true, ", NULL);
+
+	for (i = 0; i < NR_UNIX_CASES; i++)
+		unix_case(&unix_cases[i]);
+
+	/* the pair, each end as the stream's unless a case says */
+	s.unix_closed = false;
+	memcpy(s.unix_end, unix_stream, sizeof(s.unix_end));
+	s.unix_type = 3;	/* SOCK_RAW */
+	refused("a UNIX_PAIR record of SOCK_RAW", &s,
+		"UNIX_PAIR record (type 57, len 4232): socket type 3: not SOCK_STREAM (1), SOCK_DGRAM (2) or SOCK_SEQPACKET (5)");
+	s.unix_type = 0;
+	s.unix_reserved = 1;
+	refused("a UNIX_PAIR record's reserved field", &s,
+		"UNIX_PAIR record (type 57, len 4232): reserved field 0x1, not 0");
+	s.unix_reserved = 0;
+	s.unix_extra = 8;
+	refused("a UNIX_PAIR record 8 bytes longer than its queues", &s,
+		"length 4240, expected 4232 for the queues its ends say");
+	s.unix_extra = 0;
+	s.unix_closed = true;
+	refused("a closed end with a shutdown, options and flags", &s,
+		"end 1 closed (objref 0), yet its flags, shutdown, options, timeouts or queue not all 0");
+	memset(&s.unix_end[1], 0, sizeof(s.unix_end[1]));
+	s.unix_end[1].peek_off = -1;
+	refused("a closed end with SO_PEEK_OFF off (-1, not 0)", &s, "end 1 closed (objref 0), yet");
+	memset(&s.unix_end[1], 0, sizeof(s.unix_end[1]));
+	refused("a stream end whose other end closed, shut down for reading only", &s,
+		"end 0 shutdown 0x1, its other end closed: a stream socket's is 0x3 (reading and writing)");
+	s.unix_closed = false;
+	s.unix_type = SOCK_DGRAM;
+	memcpy(s.unix_end, unix_dgram, sizeof(s.unix_end));
+	s.unix_end[0].shutdown = CKPT_UNIX_SHUT_WR;	/* a datagram pair's shutdowns: each its own */
+	ret = read_spec(&s, &ci);
+	tap_ok(!ret, "a datagram end shut down for writing, its peer not for reading: valid (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+	s.unix_msg_delta = 1;
+	refused("message lengths summing to a byte more than the queue", &s,
+		"end 0: its 3 message lengths sum to 121, not its 120 bytes");
+	s.unix_msg_delta = 0;
+	s.unix_end[0].nr_msgs = 0;
+	refused("datagram bytes queued in no message", &s,
+		"end 0: its 0 message lengths sum to 0, not its 120 bytes");
+	s.unix_end[0].nr_msgs = 3;
+	s.unix_type = SOCK_SEQPACKET;
+	memcpy(ends, unix_dgram, sizeof(ends));
+	ends[1].shutdown = CKPT_UNIX_SHUT_RD;
+	memcpy(s.unix_end, ends, sizeof(ends));
+	refused("a seqpacket end shut down for reading, its peer not for writing", &s,
+		"shutdown 0 on end 0, 0x1 on end 1: a connected pair's do not match");
+
+	/* patched: the pair's record (its queues' bounds and padding, end 0's objref) */
+	buf = unix_image(&s, SOCK_STREAM, unix_stream, &len, &pos);
+	v = 0x80000000U;
+	broken_in(buf, len, "2^31 bytes queued to an end", len, pos + UNIX_END(0, bytes), &v, 4,
+		  "end 0: 0 messages, 2147483648 bytes queued: more than 1048576 messages or INT_MAX bytes");
+	v = (1 << 20) + 1;
+	broken_in(buf, len, "2^20 + 1 messages queued to an end", len, pos + UNIX_END(1, nr_msgs),
+		  &v, 4, "end 1: 1048577 messages, 0 bytes queued: more than 1048576 messages");
+	v = 60;
+	broken_in(buf, len, "a UNIX_PAIR record whose objref is not its end 0's", len,
+		  pos + offsetof(struct ckpt_hdr, objref), &v, 4,
+		  "end 0 objref 6 is not the record's (60)");
+	broken_in(buf, len, "a UNIX_PAIR record cut in its queue", pos + 1000, 0, NULL, 0,
+		  "truncated");
+	free(buf);
+	buf = unix_image(&s, SOCK_DGRAM, unix_dgram, &len, &pos);
+	/* after end 0's 3 message lengths */
+	broken_in(buf, len, "non-zero padding after an end's message lengths", len,
+		  pos + 16 + sizeof(struct ckpt_hdr_unix_pair) + 12, "\1", 1, "non-zero padding");
+	free(buf);
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -1726,7 +2008,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -1737,6 +2019,7 @@ int main(void)
 	timerfd_tests();
 	epoll_tests();
 	lock_tests();
+	unix_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();
