@@ -41,30 +41,8 @@
 static int run(bool ckpt)
 {
 	char *argv[] = { HELPER("pipes"), READY, GO, OUT, NULL };
-	pid_t pid, kid;
-	long ret;
 
-	unlink(READY);
-	unlink(GO);
-	pid = spawn(argv);
-	if (!wait_file(READY, 60))
-		return -1;
-	if (ckpt) {
-		/* the helper and its child, whose pid READY holds */
-		if (!stop_task(pid) || !(kid = pid_in(READY)) || !stop_task(kid))
-			return -1;
-		ret = checkpoint_retry(pid, IMG);
-		if (ret <= 0)
-			return -1;
-		/* the child first: the test is a subreaper, it reaps it */
-		kill(kid, SIGKILL);
-		kill_wait(pid);
-		if (waitpid(kid, NULL, 0) != kid)
-			return -1;
-		pid = rstr_cli(NULL, IMG, NULL);
-	}
-	close(open(GO, O_WRONLY | O_CREAT, 0644));
-	return wait_exit(pid, 60);
+	return run_checked_kid(argv, READY, GO, IMG, ckpt);
 }
 
 static void refuse_outside(void)

@@ -2,8 +2,8 @@
 /*
  * Refusals: each gets its documented errno, and neither the target nor
  * the caller is harmed.
- *   checkpoint: a running target (EBUSY), a target holding a socket
- *   (EOPNOTSUPP), a target after mlockall(MCL_FUTURE) (EOPNOTSUPP at
+ *   checkpoint: a running target (EBUSY), a target holding an unconnected
+ *   socket (EOPNOTSUPP), a target after mlockall(MCL_FUTURE) (EOPNOTSUPP at
  *   checkpoint, not an image that restart refuses), a target with a local
  *   descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
  *   elsewhere); process state not saved yet (EOPNOTSUPP): a seccomp
@@ -128,29 +128,31 @@ static void refuse_socket(void)
 {
 	char *argv[] = { HELPER("counter"), "/tmp/refuse.out", "300", "5000", NULL };
 	struct stat st_sock;
-	char want[64];
-	int p[2], st;
+	char want[128];
+	int sock, st;
 	pid_t pid;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p) || fstat(p[1], &st_sock))
-		tap_bail("socketpair: %m");
+	/* unconnected: only socketpair()'s pairs are saved */
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (sock < 0 || fstat(sock, &st_sock))
+		tap_bail("socket: %m");
 	unlink("/tmp/refuse.out.ready");
 	pid = fork();
 	if (!pid) {
-		dup2(p[1], 5);
-		close(p[0]);
+		dup2(sock, 5);
+		close(sock);
 		if (!null_stdio())	/* the socket is the first file refused */
 			_exit(126);
 		execl(HELPER("counter"), argv[0], argv[1], argv[2], argv[3], NULL);
 		_exit(127);
 	}
-	close(p[0]);
-	close(p[1]);
+	close(sock);
 	wait_file("/tmp/refuse.out.ready", 60);
 	stop_task(pid);
 	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
-		  "checkpoint of a task holding a socket: EOPNOTSUPP");
-	snprintf(want, sizeof(want), "file: socket:[%lu]: socket (-95)",
+		  "checkpoint of a task holding an unconnected socket: EOPNOTSUPP");
+	snprintf(want, sizeof(want),
+		 "file: socket:[%lu]: an unconnected unix socket (not made by socketpair()) (-95)",
 		 (unsigned long)st_sock.st_ino);
 	tap_ok(!strcmp(engine_stat("checkpoint.refused"), want),
 	       "the reason names the socket as /proc does (\"%s\")",

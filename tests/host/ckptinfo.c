@@ -792,7 +792,7 @@ static void json_tests(void)
 	       "--json of counter.img parsed by python3: the documented keys (\"%.80s\")", out);
 }
 
-#define SHARE_RESULTS 4
+#define SHARE_RESULTS 5
 
 /*
  * Processes sharing the root's files table and fs_struct (CLONE_FILES,
@@ -831,6 +831,12 @@ static void share_tests(void)
 	       count(out, "\"files_shared_with\": 100, \"fds\": [{\"fd\": 0, ") == 2,
 	       "--json: fs_shared_with and files_shared_with name it, with its descriptors (exit %d)",
 	       ret);
+	snprintf(args, sizeof(args), "--json --regs %s", path);
+	ret = run(args, out, sizeof(out));
+	tap_ok(!ret && count(out, "\"registers\": {\"r15\": \"") >= 3 &&
+	       count(out, ", \"orig_rax\": \"") >= 3 && count(out, ", \"gs\": \"") >= 3 &&
+	       count(out, ", \"rip\": \"") >= 3 && !strstr(out, "(null)"),
+	       "--json --regs: each task's registers under their own names (exit %d)", ret);
 	unlink(path);
 	free(buf);
 
@@ -1768,8 +1774,8 @@ static const struct unix_case unix_cases[] = {
 	  "end 1: sndbuf 2147483648 or rcvbuf 0 above INT_MAX" },
 	{ "a peek offset below -1", 0, UE(peek_off), (uint32_t)-2, 4, "end 0: peek_off -2, below -1 (off)" },
 	{ "a negative SO_RCVLOWAT", 1, UE(rcvlowat), (uint32_t)-1, 4, "end 1: negative rcvlowat -1" },
-	{ "a negative SO_SNDTIMEO", 0, UE(sndtimeo), (uint64_t)-1, 8,
-	  "end 0: a negative timeout (rcvtimeo 0, sndtimeo -1 us)" },
+	{ "an SO_SNDTIMEO below -1 (-1: do not wait)", 0, UE(sndtimeo), (uint64_t)-2, 8,
+	  "end 0: a timeout below -1 (rcvtimeo 0, sndtimeo -2 us)" },
 	{ "an end's reserved field", 1, UE(__reserved), 1, 4, "end 1: reserved field 0x1, not 0" },
 	{ "messages queued to a stream socket", 0, UE(nr_msgs), 2, 4,
 	  "end 0: 2 messages queued to a stream socket" },
@@ -1970,7 +1976,7 @@ static void unix_tests(void)
 	s.unix_msg_delta = 0;
 	s.unix_end[0].nr_msgs = 0;
 	refused("datagram bytes queued in no message", &s,
-		"end 0: its 0 message lengths sum to 0, not its 120 bytes");
+		"end 0: 120 bytes and no message queued to a dgram socket");
 	s.unix_end[0].nr_msgs = 3;
 	s.unix_type = SOCK_SEQPACKET;
 	memcpy(ends, unix_dgram, sizeof(ends));
@@ -1983,10 +1989,10 @@ static void unix_tests(void)
 	buf = unix_image(&s, SOCK_STREAM, unix_stream, &len, &pos);
 	v = 0x80000000U;
 	broken_in(buf, len, "2^31 bytes queued to an end", len, pos + UNIX_END(0, bytes), &v, 4,
-		  "end 0: 0 messages, 2147483648 bytes queued: more than 1048576 messages or INT_MAX bytes");
-	v = (1 << 20) + 1;
-	broken_in(buf, len, "2^20 + 1 messages queued to an end", len, pos + UNIX_END(1, nr_msgs),
-		  &v, 4, "end 1: 1048577 messages, 0 bytes queued: more than 1048576 messages");
+		  "end 0: 0 messages, 2147483648 bytes queued: more than 65536 messages or INT_MAX bytes");
+	v = 65537;
+	broken_in(buf, len, "65537 messages queued to an end", len, pos + UNIX_END(1, nr_msgs),
+		  &v, 4, "end 1: 65537 messages, 0 bytes queued: more than 65536 messages");
 	v = 60;
 	broken_in(buf, len, "a UNIX_PAIR record whose objref is not its end 0's", len,
 		  pos + offsetof(struct ckpt_hdr, objref), &v, 4,

@@ -404,16 +404,24 @@ int run_checked(char *const argv[], const char *ready, const char *go,
 	return run_checked_after(argv, ready, go, img, ckpt, 0, NULL);
 }
 
-int run_checked_after(char *const argv[], const char *ready, const char *go,
-		      const char *img, bool ckpt, unsigned int seconds,
-		      void (*before_go)(pid_t pid))
+/* The helper @argv started afresh, once it has made @ready; -1 if it does not. */
+static pid_t start_helper(char *const argv[], const char *ready, const char *go)
 {
 	pid_t pid;
 
 	unlink(ready);
 	unlink(go);
 	pid = spawn(argv);
-	if (!wait_file(ready, 60))
+	return wait_file(ready, 60) ? pid : -1;
+}
+
+int run_checked_after(char *const argv[], const char *ready, const char *go,
+		      const char *img, bool ckpt, unsigned int seconds,
+		      void (*before_go)(pid_t pid))
+{
+	pid_t pid = start_helper(argv, ready, go);
+
+	if (pid < 0)
 		return -1;
 	if (ckpt) {
 		if (!stop_task(pid) || checkpoint_retry(pid, img) <= 0)
@@ -424,6 +432,28 @@ int run_checked_after(char *const argv[], const char *ready, const char *go,
 	}
 	if (before_go)
 		before_go(pid);
+	close(open(go, O_WRONLY | O_CREAT, 0644));
+	return wait_exit(pid, 60);
+}
+
+int run_checked_kid(char *const argv[], const char *ready, const char *go,
+		    const char *img, bool ckpt)
+{
+	pid_t pid = start_helper(argv, ready, go), kid;
+
+	if (pid < 0)
+		return -1;
+	if (ckpt) {
+		if (!stop_task(pid) || !(kid = pid_in(ready)) || !stop_task(kid) ||
+		    checkpoint_retry(pid, img) <= 0)
+			return -1;
+		/* the child first: the test is a subreaper, it reaps it */
+		kill(kid, SIGKILL);
+		kill_wait(pid);
+		if (waitpid(kid, NULL, 0) != kid)
+			return -1;
+		pid = rstr_cli(NULL, img, NULL);
+	}
 	close(open(go, O_WRONLY | O_CREAT, 0644));
 	return wait_exit(pid, 60);
 }

@@ -124,6 +124,13 @@ int run_checked(char *const argv[], const char *ready, const char *go,
 int run_checked_after(char *const argv[], const char *ready, const char *go,
 		      const char *img, bool ckpt, unsigned int seconds,
 		      void (*before_go)(pid_t pid));
+/*
+ * run_checked() for a helper with a child, whose pid @ready holds: both
+ * stopped, checkpointed as a tree, killed (the test is their subreaper:
+ * it reaps the child) and restarted by rstr.
+ */
+int run_checked_kid(char *const argv[], const char *ready, const char *go,
+		    const char *img, bool ckpt);
 /* Turn the engine on (bails out if it cannot). */
 void engine_on(void);
 /* Milliseconds, monotonic. */

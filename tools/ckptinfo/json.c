@@ -331,7 +331,7 @@ static void regs(FILE *out, const struct ckpt_hdr_cpu *c)
 
 	fputs(", \"registers\": {", out);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		fprintf(out, "%s\"%s\": ", i ? ", " : "", ci_itimer_name(i));
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
 		hex(out, r[i]);
 	}
 	fputc('}', out);
@@ -430,7 +430,7 @@ static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
 /*
  * "unix": {type ("stream", "dgram", "seqpacket"), end (0 or 1), peer (the
  * other end's file, null: closed), shut_rd, shut_wr, opts (["SO_PASSCRED",
- * ...]), sndbuf, rcvbuf (null: not set), rcvtimeo_us, sndtimeo_us (0: none),
+ * ...]), sndbuf, rcvbuf (null: not set), rcvtimeo_us, sndtimeo_us (0: none; -1: zero, no wait),
  * peek_off (-1: off), rcvlowat, nr_msgs, bytes (queued to it)} for an end
  * of a socketpair, else null.
  */

@@ -487,6 +487,8 @@ static size_t unix_timeo(char *buf, size_t size, const char *name, int64_t us)
 {
 	if (!us)
 		return 0;
+	if (us < 0)
+		return snprintf(buf, size, ", %s 0 (does not wait)", name);
 	if (us % 1000)
 		return snprintf(buf, size, ", %s %" PRId64 ".%06" PRId64 " s", name,
 				us / 1000000, us % 1000000);

@@ -16,7 +16,7 @@
 #define MAX_FILES	(1 << 20)
 #define MAX_SHMEMS	(1 << 20)
 #define MAX_PIPES	(1 << 20)
-#define MAX_UNIX_MSGS	(1 << 20)	/* messages queued to one end of a UNIX_PAIR */
+#define MAX_UNIX_MSGS	65536		/* messages queued to one end of a UNIX_PAIR */
 #define MAX_VMAS	(1 << 20)
 #define MAX_TASKS	(1 << 22)	/* PID_MAX_LIMIT */
 #define MAX_SIGNALS	(1 << 22)	/* pending in one process */

@@ -536,8 +536,9 @@ static int unix_end_ok(struct reader *r, const struct ckpt_hdr_unix_pair *up, in
 		return rd_bad(r, "end %d: peek_off %d, below -1 (off)", i, e->peek_off);
 	if (e->rcvlowat < 0)
 		return rd_bad(r, "end %d: negative rcvlowat %d", i, e->rcvlowat);
-	if (e->rcvtimeo < 0 || e->sndtimeo < 0)
-		return rd_bad(r, "end %d: a negative timeout (rcvtimeo %lld, sndtimeo %lld us)", i,
+	/* -1: a timeout of 0, reads and writes do not wait */
+	if (e->rcvtimeo < -1 || e->sndtimeo < -1)
+		return rd_bad(r, "end %d: a timeout below -1 (rcvtimeo %lld, sndtimeo %lld us)", i,
 			      (long long)e->rcvtimeo, (long long)e->sndtimeo);
 	if (e->__reserved)
 		return rd_bad(r, "end %d: reserved field %#x, not 0", i, e->__reserved);
@@ -547,6 +548,9 @@ static int unix_end_ok(struct reader *r, const struct ckpt_hdr_unix_pair *up, in
 	if (up->type == SOCK_STREAM && e->nr_msgs)
 		return rd_bad(r, "end %d: %u messages queued to a stream socket (its bytes are one stream: none)",
 			      i, e->nr_msgs);
+	if (up->type != SOCK_STREAM && e->bytes && !e->nr_msgs)
+		return rd_bad(r, "end %d: %llu bytes and no message queued to a %s socket", i,
+			      (unsigned long long)e->bytes, ci_unix_type(up->type));
 	return 0;
 }
 
