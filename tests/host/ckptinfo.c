@@ -1547,7 +1547,7 @@ static void pipe_tests(void)
 	       "the summary lists the pipe and names it for its two descriptors (exit %d)", ret);
 	snprintf(args, sizeof(args), "--json %s", path);
 	ret = run(args, out, sizeof(out));
-	tap_ok(!ret && count(out, "\"pipes\": [{\"objref\": 100, \"size\": 65536, \"bytes\": 100, \"saved_with\": 100, \"read_end\": true, \"write_end\": true}]") == 1 &&
+	tap_ok(!ret && count(out, "\"pipes\": [{\"objref\": 100, \"size\": 65536, \"bytes\": 100, \"saved_with\": 100, \"read_end\": true, \"write_end\": true, \"fifo\": false, \"no_writer\": false}]") == 1 &&
 	       /* fds 4 and 5, at the top level and in "processes" */
 	       count(out, "\"pipe\": 100, ") == 4 && count(out, "\"pipe\": null, ") > 4,
 	       "--json: \"pipes\" lists it, each descriptor on an end names it (exit %d)", ret);

@@ -55,12 +55,18 @@ struct ci_shmem {
 	uint64_t pages;			/* counted in its PAGES records */
 };
 
-/* A pipe: a PIPE record, with the ends its FILE records name. */
+/*
+ * A pipe: a PIPE record, with the ends its FILE records name; a FIFO's
+ * (p.flags & CKPT_PIPE_FIFO), with the files open on it.
+ */
 struct ci_pipe {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
 	struct ckpt_hdr_pipe p;
-	bool ends[2];			/* a FILE record names its read, write end */
+	bool ends[2];			/* a FILE record names its read, write end
+					 * (a FIFO's: reads it, writes to it) */
+	size_t files;			/* a FIFO's: the FILE records naming it, */
+	size_t readers, writers;	/* those reading it, writing to it (O_RDWR: both) */
 };
 
 struct ci_vma {

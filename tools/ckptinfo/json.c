@@ -492,7 +492,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
-		if (f->f.pipe_objref)
+		if (f->f.pipe_objref)	/* a pipe end's, or a FIFO's file's (a path) */
 			fprintf(out, "%u", f->f.pipe_objref);
 		else
 			fputs("null", out);
@@ -620,8 +620,9 @@ static void shmems(FILE *out, const struct ci_image *img)
 }
 
 /*
- * "pipes": [{objref, size, bytes, saved_with, read_end, write_end}, ...],
- * empty in an image without pipes.
+ * "pipes": [{objref, size, bytes, saved_with, read_end, write_end, fifo,
+ * no_writer}, ...], empty in an image without pipes. A FIFO's read_end,
+ * write_end: a file reads it, writes to it.
  */
 static void pipes(FILE *out, const struct ci_image *img)
 {
@@ -632,9 +633,12 @@ static void pipes(FILE *out, const struct ci_image *img)
 		const struct ci_pipe *cp = &img->pipes[i];
 
 		fprintf(out, "%s{\"objref\": %u, \"size\": %u, \"bytes\": %u, \"saved_with\": %d"
-			", \"read_end\": %s, \"write_end\": %s}", i ? ", " : "", cp->objref,
-			cp->p.size, cp->p.bytes, img->procs[cp->proc].task.pid,
-			cp->ends[0] ? "true" : "false", cp->ends[1] ? "true" : "false");
+			", \"read_end\": %s, \"write_end\": %s, \"fifo\": %s, \"no_writer\": %s}",
+			i ? ", " : "", cp->objref, cp->p.size, cp->p.bytes,
+			img->procs[cp->proc].task.pid, cp->ends[0] ? "true" : "false",
+			cp->ends[1] ? "true" : "false",
+			cp->p.flags & CKPT_PIPE_FIFO ? "true" : "false",
+			cp->p.flags & CKPT_PIPE_NO_WRITER ? "true" : "false");
 	}
 	fputc(']', out);
 }

@@ -591,6 +591,16 @@ static void print_locks(FILE *out, const struct ci_proc *p, size_t i,
 	}
 }
 
+/* "/tmp/fifo (FIFO, pipe 9, no writer seen)": a file open on a FIFO, @f. */
+static void fifo_name(char *buf, size_t size, const struct ci_image *img,
+		      const struct ci_file *f)
+{
+	const struct ci_pipe *cp = ci_pipe_by_ref(img, f->f.pipe_objref);
+
+	snprintf(buf, size, "%s (FIFO, pipe %u%s)", f->path, f->f.pipe_objref,
+		 cp->p.flags & CKPT_PIPE_NO_WRITER ? ", no writer seen" : "");
+}
+
 /* Its descriptors; those on a file saved with an earlier process say whose. */
 static void print_files(FILE *out, const struct ci_image *img,
 			const struct ci_proc *p)
@@ -615,7 +625,9 @@ static void print_files(FILE *out, const struct ci_image *img,
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
 		char name[512] = "";
 
-		if (f->f.pipe_objref)
+		if (f->f.pipe_objref && f->path[0])
+			fifo_name(name, sizeof(name), img, f);
+		else if (f->f.pipe_objref)
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.pipe_objref,
 				 f->f.f_flags & 3 ? "write" : "read");
 		else if (f->eventfd)
@@ -648,8 +660,10 @@ static void print_files(FILE *out, const struct ci_image *img,
 }
 
 /*
- * "pipes: 1", then each PIPE record: its objref, size, bytes in flight,
- * the process whose records hold it, and which of its ends are open.
+ * "pipes: 1", then each PIPE record: its objref, whether a FIFO's, size,
+ * bytes in flight, the process whose records hold it, and which of its
+ * ends are open (a FIFO's: how many files, how many reading and writing,
+ * and whether its readers saw no writer).
  */
 static void print_pipes(FILE *out, const struct ci_image *img)
 {
@@ -660,11 +674,19 @@ static void print_pipes(FILE *out, const struct ci_image *img)
 	fprintf(out, "pipes: %zu\n", img->nr_pipes);
 	for (i = 0; i < img->nr_pipes; i++) {
 		const struct ci_pipe *cp = &img->pipes[i];
+		bool fifo = cp->p.flags & CKPT_PIPE_FIFO;
 
-		fprintf(out, "  pipe %u: %u bytes, %u in flight, saved with %d, ends open: %s\n",
-			cp->objref, cp->p.size, cp->p.bytes, img->procs[cp->proc].task.pid,
-			cp->ends[0] && cp->ends[1] ? "read and write" :
-			cp->ends[0] ? "read only" : cp->ends[1] ? "write only" : "none");
+		fprintf(out, "  pipe %u: %s%u bytes, %u in flight, saved with %d, ", cp->objref,
+			fifo ? "FIFO, " : "", cp->p.size, cp->p.bytes,
+			img->procs[cp->proc].task.pid);
+		if (fifo)
+			fprintf(out, "files open: %zu (%zu reading, %zu writing)%s\n", cp->files,
+				cp->readers, cp->writers,
+				cp->p.flags & CKPT_PIPE_NO_WRITER ? ", no writer seen" : "");
+		else
+			fprintf(out, "ends open: %s\n", cp->ends[0] && cp->ends[1] ?
+				"read and write" : cp->ends[0] ? "read only" :
+				cp->ends[1] ? "write only" : "none");
 	}
 }
 

@@ -91,7 +91,7 @@ int rd_restart_block(struct reader *r, const struct ckpt_restart_block *c);
 int rd_fs(struct reader *r, struct ci_proc *p);
 int rd_file(struct reader *r);
 int rd_shmem(struct reader *r);
-/* A PIPE record: its size, its bytes in flight read and dropped. */
+/* A PIPE record: its flags and size, its bytes in flight read and dropped. */
 int rd_pipe(struct reader *r);
 /* An EVENTFD record: a file of its own, as a FILE record is. */
 int rd_eventfd(struct reader *r);

@@ -271,15 +271,40 @@ int rd_fs(struct reader *r, struct ci_proc *p)
  */
 #define SETFL_FLAGS	(02000U | 04000U | 040000U | 01000000U)
 
+/*
+ * The open() flags a FILE record reopened by path may have, restart's
+ * CKPT_OPEN_FLAGS (x86_64): the access mode, O_APPEND, O_NONBLOCK, O_DSYNC,
+ * FASYNC, O_DIRECT, O_LARGEFILE, O_DIRECTORY, O_NOFOLLOW, O_NOATIME,
+ * __O_SYNC, O_PATH.
+ */
+#define OPEN_FLAGS	(3U | 02000U | 04000U | 010000U | 020000U | 040000U | 0100000U | \
+			 0200000U | 0400000U | 01000000U | 04000000U | 010000000U)
+
+/* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
+static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
+{
+	struct ci_pipe *cp = (struct ci_pipe *)ci_pipe_by_ref(r->img, f->pipe_objref);
+
+	if (!cp)
+		rd_bad(r, "%s of objref %u, which no PIPE record before it has",
+		       fifo ? "a FIFO's file" : "a pipe end", f->pipe_objref);
+	else if (!(cp->p.flags & CKPT_PIPE_FIFO) != !fifo)
+		rd_bad(r, fifo ? "a FIFO's file (a path) naming pipe %u, which is no FIFO's" :
+			 "a pipe end (no path) naming pipe %u, a FIFO's (its files have its path)",
+		       f->pipe_objref);
+	else
+		return cp;
+	return NULL;
+}
+
 /* A FILE record of a pipe end: its PIPE record's, each end once. */
 static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 {
-	struct ci_pipe *cp = (struct ci_pipe *)ci_pipe_by_ref(r->img, f->pipe_objref);
+	struct ci_pipe *cp = named_pipe(r, f, false);
 	uint32_t acc = f->f_flags & 3;	/* O_ACCMODE */
 
 	if (!cp)
-		return rd_bad(r, "a pipe end of objref %u, which no PIPE record before it has",
-			      f->pipe_objref);
+		return -1;
 	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
 	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) ||
 	    f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
@@ -291,6 +316,50 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 			      f->pipe_objref);
 	cp->ends[acc] = true;
 	return 0;
+}
+
+/*
+ * A FILE record of a file open on a FIFO, reopened by @path: its PIPE
+ * record's (a FIFO's), any number of them, none writing to a FIFO whose
+ * readers saw no writer.
+ */
+static int fifo_file(struct reader *r, const struct ckpt_hdr_file *f, const char *path)
+{
+	struct ci_pipe *cp = named_pipe(r, f, true);
+	uint32_t acc = f->f_flags & 3;	/* O_ACCMODE */
+
+	if (!cp)
+		return -1;
+	if (acc == 3)
+		return rd_bad(r, "%s: a FIFO's file opened neither for reading nor for writing (flags %#o)",
+			      path, f->f_flags);
+	if (cp->p.flags & CKPT_PIPE_NO_WRITER && acc != 0)
+		return rd_bad(r, "%s: a FIFO's file opened for writing (flags %#o), its pipe %u saw no writer",
+			      path, f->f_flags, f->pipe_objref);
+	cp->ends[0] |= acc != 1;
+	cp->ends[1] |= acc != 0;
+	cp->files++;
+	cp->readers += acc != 1;
+	cp->writers += acc != 0;
+	return 0;
+}
+
+/*
+ * A FILE record reopened by @path (a FIFO's among them): its flags those
+ * open() is given again, rdev a character device's only.
+ */
+static int path_file(struct reader *r, const struct ckpt_hdr_file *f, const char *path)
+{
+	if (f->pipe_objref && (!S_ISFIFO(f->i_mode) || f->f_pos))
+		return rd_bad(r, "%s: a FIFO's file: mode %#o, offset %lld: not a FIFO's, or not 0",
+			      path, f->i_mode, (long long)f->f_pos);
+	if (f->f_flags & ~OPEN_FLAGS)
+		return rd_bad(r, "%s: flags %#o: open() flags restart does not give back (%#o)",
+			      path, f->f_flags, f->f_flags & ~OPEN_FLAGS);
+	if (f->rdev && !S_ISCHR(f->i_mode))
+		return rd_bad(r, "%s: rdev %#x on a file of mode %#o, no character device", path,
+			      f->rdev, f->i_mode);
+	return f->pipe_objref ? fifo_file(r, f, path) : 0;
 }
 
 /* A FILE record: the image's, named by this process and any later one. */
@@ -317,9 +386,10 @@ int rd_file(struct reader *r)
 	cf->path = buf;
 	cf->objref = r->rec.objref;
 	cf->proc = img->nr_procs - 1;
+	/* a pipe end's path is empty, a FIFO's file's (a pipe_objref too) a path */
 	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
 	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
-	    (cf->f.pipe_objref ? buf[0] != 0 : buf[0] != '/')) {
+	    (buf[0] ? buf[0] != '/' : !cf->f.pipe_objref)) {
 		cf->path = NULL;
 		free(buf);
 		img->nr_files--;
@@ -328,7 +398,9 @@ int rd_file(struct reader *r)
 	img->procs[img->nr_procs - 1].nr_files++;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
-	return cf->f.pipe_objref ? pipe_end(r, &cf->f) : 0;
+	if (cf->f.pipe_objref && !buf[0])
+		return pipe_end(r, &cf->f);
+	return path_file(r, &cf->f, buf);
 }
 
 /*
@@ -650,7 +722,10 @@ int rd_unix_pair(struct reader *r)
 	return 0;
 }
 
-/* A PIPE record: the image's, its ends named by FILE records after it. */
+/*
+ * A PIPE record: the image's, its ends (a FIFO's: the files open on it)
+ * named by FILE records after it.
+ */
 int rd_pipe(struct reader *r)
 {
 	struct ci_image *img = r->img;
@@ -662,9 +737,12 @@ int rd_pipe(struct reader *r)
 			      (unsigned long long)r->rec.len);
 	if (rd_get(r, &hp, sizeof(hp)))
 		return -1;
-	if (hp.__reserved[0] || hp.__reserved[1])
-		return rd_bad(r, "reserved fields %#x %#x, not 0", hp.__reserved[0],
-			      hp.__reserved[1]);
+	if (hp.flags & ~(CKPT_PIPE_FIFO | CKPT_PIPE_NO_WRITER))
+		return rd_bad(r, "unknown flags %#x", hp.flags);
+	if (hp.flags & CKPT_PIPE_NO_WRITER && !(hp.flags & CKPT_PIPE_FIFO))
+		return rd_bad(r, "flags %#x: no writer seen, on no FIFO's pipe", hp.flags);
+	if (hp.__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", hp.__reserved);
 	if (hp.size < PAGE_SIZE || hp.size > INT32_MAX || hp.size & (hp.size - 1) ||
 	    hp.bytes > hp.size || r->rec.len != sizeof(hp) + (uint64_t)hp.bytes)
 		return rd_bad(r, "size %u with %u bytes in flight (length %llu): not a power of two of pages, or more bytes than fit",
