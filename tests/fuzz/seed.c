@@ -3,8 +3,9 @@
  * seed DIR: write into DIR, for make fuzz's corpus, a synthetic image
  * (mkimage) holding a record of every kind the fixtures lack: a pipe with
  * bytes in flight, an eventfd, a signalfd, a timerfd, an epoll instance
- * with its items, flock(), OFD and POSIX locks, and a datagram socketpair
- * with messages queued and options set; the process tree of a root, a
+ * with its items, flock(), OFD and POSIX locks, a datagram socketpair
+ * with messages queued and options set, and a FIFO with bytes in flight
+ * open for reading, writing and both; the process tree of a root, a
  * thread, two children and a zombie. Exit 0 once written.
  */
 #include "mkimage.h"
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
 			  .sndbuf = 65536, .rcvtimeo = 1500000, .nr_msgs = 3, .bytes = 100 },
 			{ .peek_off = 5, .rcvlowat = 1, .nr_msgs = 1, .bytes = 7 },
 		},
+		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
 	};
 	unsigned char *buf;
 	char path[4096];

@@ -65,26 +65,32 @@ static void pages(struct out *o, uint32_t ref, uint64_t addr, int fill)
 	free(payload);
 }
 
-static void file(struct out *o, uint32_t objref, const char *path, uint32_t mode)
+/* The FILE record @objref of @path, as @f says (its path_len set here). */
+static void path_file(struct out *o, uint32_t objref, const char *path,
+		      struct ckpt_hdr_file f)
 {
-	struct ckpt_hdr_file f = { .f_flags = 02, .i_mode = mode,
-				   .path_len = strlen(path) + 1, .ino = 7 };
 	unsigned char buf[sizeof(f) + 64];
 
+	f.path_len = strlen(path) + 1;
 	memcpy(buf, &f, sizeof(f));
 	memcpy(buf + sizeof(f), path, f.path_len);
 	record(o, CKPT_HDR_FILE, objref, buf, sizeof(f) + f.path_len);
 }
 
-/* The PIPE record MK_PIPE_REF: @bytes of 'p' in flight. */
-static void pipe_record(struct out *o, uint32_t size, uint32_t bytes)
+static void file(struct out *o, uint32_t objref, const char *path, uint32_t mode)
 {
-	struct ckpt_hdr_pipe hp = { .size = size, .bytes = bytes };
-	unsigned char *buf = malloc(sizeof(hp) + bytes);
+	path_file(o, objref, path, (struct ckpt_hdr_file){ .f_flags = 02, .i_mode = mode,
+							   .ino = 7 });
+}
+
+/* The PIPE record @ref, as @hp says: its bytes in flight 'p's. */
+static void pipe_record(struct out *o, uint32_t ref, struct ckpt_hdr_pipe hp)
+{
+	unsigned char *buf = malloc(sizeof(hp) + hp.bytes);
 
 	memcpy(buf, &hp, sizeof(hp));
-	memset(buf + sizeof(hp), 'p', bytes);
-	record(o, CKPT_HDR_PIPE, MK_PIPE_REF, buf, sizeof(hp) + bytes);
+	memset(buf + sizeof(hp), 'p', hp.bytes);
+	record(o, CKPT_HDR_PIPE, ref, buf, sizeof(hp) + hp.bytes);
 	free(buf);
 }
 
@@ -136,6 +142,29 @@ static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_un
 	}
 	record(o, CKPT_HDR_UNIX_PAIR, up->end[0].objref, buf, len);
 	free(buf);
+}
+
+/*
+ * The FIFO of mk_spec.fifo*: its PIPE record, then each file open on it,
+ * a FILE record and an FD record of the files table @files_ref (fd 13 on).
+ */
+static void fifo(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	struct ckpt_hdr_fd fd = { .fd = 13 };
+	size_t i;
+
+	pipe_record(o, MK_FIFO_REF, (struct ckpt_hdr_pipe){
+		.size = MK_FIFO_SIZE, .bytes = s->fifo_bytes,
+		.flags = CKPT_PIPE_FIFO | s->fifo_flags, .__reserved = s->fifo_reserved });
+	for (i = 0; i < s->nr_fifo; i++, fd.fd++) {
+		fd.file_objref = o->next_ref++;
+		path_file(o, fd.file_objref, MK_FIFO_PATH, (struct ckpt_hdr_file){
+			.f_flags = s->fifo_acc[i] | 0100000 /* O_LARGEFILE */,
+			.i_mode = s->fifo_mode ? s->fifo_mode : S_IFIFO | 0644,
+			.f_pos = s->fifo_pos, .pipe_objref = s->fifo_pipe ? s->fifo_pipe : MK_FIFO_REF,
+			.ino = 9, .dev = 0x801, .generation = 3 });
+		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	}
 }
 
 static uint32_t task(struct out *o, const struct ckpt_tree_task *e)
@@ -340,7 +369,9 @@ static void process(struct out *o, const struct mk_spec *s,
 	if (s->pipe && e == s->tree) {
 		uint32_t rd = o->next_ref++, wr = o->next_ref++;
 
-		pipe_record(o, s->pipe_size ? s->pipe_size : MK_PIPE_SIZE, s->pipe_bytes);
+		pipe_record(o, MK_PIPE_REF, (struct ckpt_hdr_pipe){
+			.size = s->pipe_size ? s->pipe_size : MK_PIPE_SIZE,
+			.bytes = s->pipe_bytes, .flags = s->pipe_flags });
 		pipe_end(o, rd, 0);
 		pipe_end(o, wr, 1);
 		fd.fd = 4;
@@ -413,6 +444,8 @@ static void process(struct out *o, const struct mk_spec *s,
 			record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 		}
 	}
+	if (s->fifo && e == s->tree)
+		fifo(o, s, files_ref);
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);

@@ -50,9 +50,23 @@ struct mk_spec {
 	const char *root_path;
 	/* the root holds a pipe (MK_PIPE_*): its read end as fd 4, its write
 	 * end as fd 5, pipe_bytes in flight; damage: a size of pipe_size
-	 * (0: MK_PIPE_SIZE), a second FILE record of its read end (fd 6) */
+	 * (0: MK_PIPE_SIZE), a second FILE record of its read end (fd 6),
+	 * pipe_flags in its PIPE record (CKPT_PIPE_*, or unknown ones) */
 	bool pipe, pipe_read_twice;
-	uint32_t pipe_bytes, pipe_size;
+	uint32_t pipe_bytes, pipe_size, pipe_flags;
+	/* the root holds a FIFO (MK_FIFO_*): its PIPE record, flagged
+	 * CKPT_PIPE_FIFO and fifo_flags (CKPT_PIPE_NO_WRITER), fifo_bytes in
+	 * flight, then nr_fifo files open on it, each a FILE record of
+	 * MK_FIFO_PATH opened fifo_acc[i] (0 read, 1 write, 2 both) and an fd
+	 * of its own, 13 on. Damage: unknown fifo_flags, the PIPE record's
+	 * reserved field fifo_reserved; the files' i_mode fifo_mode (0: a
+	 * FIFO's), offset fifo_pos, the PIPE record they name fifo_pipe (0:
+	 * MK_FIFO_REF) */
+	bool fifo;
+	uint32_t fifo_flags, fifo_bytes, fifo_reserved, fifo_mode, fifo_pipe;
+	int64_t fifo_pos;
+	uint32_t fifo_acc[4];
+	size_t nr_fifo;
 	/* the root holds an eventfd as fd 7 (MK_EVENTFD_COUNT, a
 	 * non-blocking semaphore), with these EVENTFD flags added (damage) */
 	bool eventfd;
@@ -104,6 +118,11 @@ struct mk_spec {
 /* The root's pipe (mk_spec.pipe): its size, the objref of its PIPE record. */
 #define MK_PIPE_SIZE		65536U
 #define MK_PIPE_REF		100
+
+/* The root's FIFO (mk_spec.fifo): its size, PIPE record's objref, path. */
+#define MK_FIFO_SIZE		16384U
+#define MK_FIFO_REF		101
+#define MK_FIFO_PATH		"/tmp/fifo"
 
 /*
  * A pending signal for mk_spec.pending: for thread @tid (0: the process's
