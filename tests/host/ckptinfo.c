@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1511,6 +1512,27 @@ static void tree_fixture(void)
 	ci_free(&ci);
 }
 
+/*
+ * ckptinfo @opts (before the image's path) on the image @s makes: its exit
+ * status, its standard output in @out.
+ */
+static int run_spec(const struct mk_spec *s, const char *opts, char *out, size_t size)
+{
+	unsigned char *buf;
+	const char *path;
+	char args[256];
+	size_t len;
+	int ret;
+
+	buf = mk_image(s, &len);
+	path = image_file(buf, len);
+	snprintf(args, sizeof(args), "%s%s%s", opts, *opts ? " " : "", path);
+	ret = run(args, out, size);
+	unlink(path);
+	free(buf);
+	return ret;
+}
+
 #define PIPE_RESULTS 6
 
 /*
@@ -1563,6 +1585,130 @@ static void pipe_tests(void)
 	s.pipe_size = 0;
 	s.pipe_bytes = MK_PIPE_SIZE + 1;
 	refused("more bytes in flight than the pipe holds", &s, "more bytes than fit");
+}
+
+#define FIFO_RESULTS 19
+
+/*
+ * A FIFO held by the root (its PIPE record flagged CKPT_PIPE_FIFO, the
+ * files open on it FILE records with its path, objrefs 6 on, fds 13 on):
+ * a reader and a writer with 10 bytes in flight, and two readers that saw
+ * no writer, valid, shown in the summary and --json; each rule restart
+ * applies to the PIPE record's flags and to the FIFO's FILE records
+ * broken in turn.
+ */
+static void fifo_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .fifo = true, .fifo_bytes = 10,
+			     .fifo_acc = { 0, 1 }, .nr_fifo = 2 };
+	const struct ci_file *f;
+	struct ci_image ci;
+	unsigned char *buf;
+	size_t len, pos;
+	uint32_t rdev = 0x501;
+	int ret;
+
+	ret = read_spec(&s, &ci);
+	f = ci_file_by_ref(&ci, 7);
+	tap_ok(!ret && ci.nr_pipes == 1 && ci.pipes[0].objref == MK_FIFO_REF &&
+	       ci.pipes[0].p.flags == CKPT_PIPE_FIFO && ci.pipes[0].files == 2 &&
+	       ci.pipes[0].readers == 1 && ci.pipes[0].writers == 1 && f &&
+	       !strcmp(f->path, MK_FIFO_PATH) && f->f.pipe_objref == MK_FIFO_REF &&
+	       ci.procs[0].nr_files == 5 && ci.procs[0].nr_fds == 5,
+	       "a FIFO with a reader and a writer, 10 bytes in flight: valid, two files of the root (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "pipes: 1\n  pipe 101: FIFO, 16384 bytes, 10 in flight, saved with 100, files open: 2 (1 reading, 1 writing)\n") == 1 &&
+	       count(out, "files: 5 open files, 5 descriptors\n") == 1 &&
+	       count(out, "  fd 13  /tmp/fifo (FIFO, pipe 101)  flags 0100000  pos 0\n") == 1 &&
+	       count(out, "  fd 14  /tmp/fifo (FIFO, pipe 101)  flags 0100001  pos 0\n") == 1,
+	       "the summary lists the FIFO's pipe, each descriptor its path and pipe (exit %d)", ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"pipes\": [{\"objref\": 101, \"size\": 16384, \"bytes\": 10, \"saved_with\": 100, \"read_end\": true, \"write_end\": true, \"fifo\": true, \"no_writer\": false}]") == 1 &&
+	       /* fds 13 and 14, at the top level and in "processes" */
+	       count(out, "{\"fd\": 13, \"path\": \"/tmp/fifo\", \"flags\": 32768, \"mode\": 4516, \"pos\": 0, \"cloexec\": false, \"file\": 6, \"pipe\": 101, ") == 2 &&
+	       count(out, "\"pipe\": 101, ") == 4,
+	       "--json: \"pipes\" has it, a FIFO's, each descriptor its path and \"pipe\" (exit %d)",
+	       ret);
+
+	s.fifo_flags = CKPT_PIPE_NO_WRITER;
+	s.fifo_bytes = 0;
+	s.fifo_acc[1] = 0;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  pipe 101: FIFO, 16384 bytes, 0 in flight, saved with 100, files open: 2 (2 reading, 0 writing), no writer seen\n") == 1 &&
+	       count(out, "  fd 13  /tmp/fifo (FIFO, pipe 101, no writer seen)  flags 0100000  pos 0\n") == 1 &&
+	       count(out, "  fd 14  /tmp/fifo (FIFO, pipe 101, no writer seen)  flags 0100000  pos 0\n") == 1,
+	       "a FIFO whose two readers saw no writer: valid, the summary says so (exit %d)", ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"read_end\": true, \"write_end\": false, \"fifo\": true, \"no_writer\": true}]") == 1,
+	       "--json: its \"no_writer\" (exit %d)", ret);
+	s.fifo_acc[1] = 2;
+	refused("a FIFO's reader and writer, its readers saw no writer", &s,
+		"/tmp/fifo: a FIFO's file opened for writing (flags 0100002), its pipe 101 saw no writer");
+	s.fifo_acc[1] = 0;
+	s.fifo_flags = CKPT_PIPE_NO_WRITER | 0x4;
+	refused("a PIPE record with an unknown flag", &s, "unknown flags 0x7");
+	s.fifo_flags = 0;
+	s.fifo_reserved = 1;
+	refused("a FIFO's PIPE record with its reserved field set", &s, "reserved field 0x1, not 0");
+	s.fifo_reserved = 0;
+
+	s.fifo = false;
+	s.pipe = true;
+	s.pipe_flags = CKPT_PIPE_NO_WRITER;
+	refused("a pipe() pipe's PIPE record flagged no writer", &s,
+		"flags 0x2: no writer seen, on no FIFO's pipe");
+	s.pipe_flags = CKPT_PIPE_FIFO;
+	refused("a pipe end naming a FIFO's PIPE record", &s,
+		"a pipe end (no path) naming pipe 100, a FIFO's (its files have its path)");
+	s.pipe_flags = 0;
+	s.fifo = true;
+	s.fifo_pipe = MK_PIPE_REF;
+	refused("a FIFO's file naming a pipe() pipe's PIPE record", &s,
+		"a FIFO's file (a path) naming pipe 100, which is no FIFO's");
+	s.pipe = false;
+	s.fifo_pipe = 999;
+	refused("a FIFO's file naming no PIPE record", &s,
+		"a FIFO's file of objref 999, which no PIPE record before it has");
+	s.fifo_pipe = 0;
+	s.fifo_mode = S_IFREG | 0644;
+	refused("a FIFO's file of a regular file's mode", &s,
+		"/tmp/fifo: a FIFO's file: mode 0100644, offset 0");
+	s.fifo_mode = 0;
+	s.fifo_pos = 5;
+	refused("a FIFO's file with an offset", &s, "/tmp/fifo: a FIFO's file: mode 010644, offset 5");
+	s.fifo_pos = 0;
+	s.fifo_acc[0] = 3;
+	refused("a FIFO's file opened neither for reading nor for writing", &s,
+		"/tmp/fifo: a FIFO's file opened neither for reading nor for writing (flags 0100003)");
+	s.fifo_acc[0] = 020000000;	/* __O_TMPFILE */
+	refused("a FIFO's file with an open() flag restart does not give back", &s,
+		"/tmp/fifo: flags 020100000: open() flags restart does not give back (020000000)");
+	s.fifo_acc[0] = 04000000 | 010000 | 020000;	/* O_SYNC, FASYNC */
+	ret = read_spec(&s, &ci);
+	tap_ok(!ret, "a FIFO's file with O_SYNC and FASYNC, as any file reopened by path: valid (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+	s.fifo_acc[0] = 0;
+	s.nr_fifo = 0;
+	ret = read_spec(&s, &ci);
+	tap_ok(!ret && ci.nr_pipes == 1 && !ci.pipes[0].files,
+	       "a FIFO's PIPE record no file names: valid, as a pipe's no end names (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+
+	s.nr_fifo = 2;
+	buf = mk_image(&s, &len);
+	if (read_buf(buf, len, &ci))
+		tap_bail("the FIFO image is invalid: %s", ci.error);
+	pos = record_of(&ci, CKPT_HDR_FILE, 3);	/* after /dev/null, its own, the FIFO's first */
+	ci_free(&ci);
+	broken_in(buf, len, "a FIFO's file with an rdev", len,
+		  pos + 16 + offsetof(struct ckpt_hdr_file, rdev), &rdev, sizeof(rdev),
+		  "/tmp/fifo: rdev 0x501 on a file of mode 010644, no character device");
+	free(buf);
 }
 
 #define EVENTFD_RESULTS 3
@@ -1618,27 +1764,6 @@ static void signalfd_tests(void)
 	free(buf);
 	s.signalfd_mask |= 1 << 8;
 	refused("a SIGNALFD record reading SIGKILL", &s, "mask 0x300 (SIGKILL or SIGSTOP)");
-}
-
-/*
- * ckptinfo @opts (before the image's path) on the image @s makes: its exit
- * status, its standard output in @out.
- */
-static int run_spec(const struct mk_spec *s, const char *opts, char *out, size_t size)
-{
-	unsigned char *buf;
-	const char *path;
-	char args[256];
-	size_t len;
-	int ret;
-
-	buf = mk_image(s, &len);
-	path = image_file(buf, len);
-	snprintf(args, sizeof(args), "%s%s%s", opts, *opts ? " " : "", path);
-	ret = run(args, out, size);
-	unlink(path);
-	free(buf);
-	return ret;
 }
 
 #define TIMERFD_RESULTS 3
@@ -2014,12 +2139,13 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
 	share_tests();
 	pipe_tests();
+	fifo_tests();
 	eventfd_tests();
 	signalfd_tests();
 	timerfd_tests();
