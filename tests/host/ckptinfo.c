@@ -1587,7 +1587,7 @@ static void pipe_tests(void)
 	refused("more bytes in flight than the pipe holds", &s, "more bytes than fit");
 }
 
-#define FIFO_RESULTS 19
+#define FIFO_RESULTS 20
 
 /*
  * A FIFO held by the root (its PIPE record flagged CKPT_PIPE_FIFO, the
@@ -1686,6 +1686,9 @@ static void fifo_tests(void)
 	s.fifo_acc[0] = 020000000;	/* __O_TMPFILE */
 	refused("a FIFO's file with an open() flag restart does not give back", &s,
 		"/tmp/fifo: flags 020100000: open() flags restart does not give back (020000000)");
+	s.fifo_acc[0] = 040000;	/* O_DIRECT: packet mode, which open() refuses on a FIFO */
+	refused("a FIFO's file in packet mode (O_DIRECT)", &s,
+		"/tmp/fifo: a FIFO's file with flags 0140000 a FIFO is not reopened with (040000)");
 	s.fifo_acc[0] = 04000000 | 010000 | 020000;	/* O_SYNC, FASYNC */
 	ret = read_spec(&s, &ci);
 	tap_ok(!ret, "a FIFO's file with O_SYNC and FASYNC, as any file reopened by path: valid (%s)",

@@ -280,6 +280,15 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 #define OPEN_FLAGS	(3U | 02000U | 04000U | 010000U | 020000U | 040000U | 0100000U | \
 			 0200000U | 0400000U | 01000000U | 04000000U | 010000000U)
 
+/*
+ * Of them, those a FIFO's file may have, restart's CKPT_FIFO_FLAGS: the
+ * access mode, O_APPEND, O_NONBLOCK, O_DSYNC, FASYNC, O_LARGEFILE,
+ * O_NOATIME, __O_SYNC (open() refuses O_DIRECT on a FIFO; no O_PATH,
+ * O_DIRECTORY or O_NOFOLLOW).
+ */
+#define FIFO_FLAGS	(3U | 02000U | 04000U | 010000U | 020000U | 0100000U | 01000000U | \
+			 04000000U)
+
 /* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
 static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
 {
@@ -333,6 +342,9 @@ static int fifo_file(struct reader *r, const struct ckpt_hdr_file *f, const char
 	if (acc == 3)
 		return rd_bad(r, "%s: a FIFO's file opened neither for reading nor for writing (flags %#o)",
 			      path, f->f_flags);
+	if (f->f_flags & ~FIFO_FLAGS)
+		return rd_bad(r, "%s: a FIFO's file with flags %#o a FIFO is not reopened with (%#o)",
+			      path, f->f_flags, f->f_flags & ~FIFO_FLAGS);
 	if (cp->p.flags & CKPT_PIPE_NO_WRITER && acc != 0)
 		return rd_bad(r, "%s: a FIFO's file opened for writing (flags %#o), its pipe %u saw no writer",
 			      path, f->f_flags, f->pipe_objref);
