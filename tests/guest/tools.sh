@@ -35,15 +35,16 @@ ckpt $! -o tools.img 2> err.txt
 grep -q "EBUSY" err.txt && grep -q "kill -STOP" err.txt
 tap_ok $? "running target: ckpt names EBUSY and says to stop it"
 kill $!
-# a stopped target holding a FIFO: the engine's own reason follows the errno
-rm -f tools.fifo; mkfifo tools.fifo
-/tests/counter /tmp/tools.count 100000 5000 3<>tools.fifo </dev/null >/dev/null 2>&1 &
+# a stopped target holding a deleted file: the engine's own reason follows the errno
+echo x > tools.del
+/tests/counter /tmp/tools.count 100000 5000 3<tools.del </dev/null >/dev/null 2>&1 &
 pid=$!
+rm -f tools.del
 wait_until 30 test -e /tmp/tools.count.ready
 kill -STOP $pid
 wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 ckpt $pid -o tools.img 2> err.txt
-grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.fifo: FIFO (named pipe) (-95)" err.txt
+grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.del (deleted): deleted file (-95)" err.txt
 tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
 kill -9 $pid
 
