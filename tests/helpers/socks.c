@@ -85,7 +85,7 @@ static void child(int fd)
 	_exit(0);
 }
 
-static void check_stream(int s[2], int ep, int ev, int tf)
+static void check_stream(int s[2], int ep, int ev)
 {
 	static unsigned char buf[BIG];
 	struct epoll_event evs[4];
@@ -139,7 +139,6 @@ static void check_stream(int s[2], int ep, int ev, int tf)
 	if ((mask & LOOP) != LOOP)
 		check_fail("the event loop: eventfd and timer not both ready within 2 s (%#llx)",
 			   (unsigned long long)mask);
-	(void)tf;
 }
 
 static void check_dgram(int fd, int type)
@@ -275,7 +274,7 @@ int main(int argc, char **argv)
 	    cred.pid != getpid() || cred.uid != getuid())
 		check_fail("SO_PEERCRED: pid %d uid %u, want this process, %d %u", cred.pid,
 			   cred.uid, getpid(), getuid());
-	check_stream(s, ep, ev, tf);
+	check_stream(s, ep, ev);
 	check_dgram(d[0], SOCK_DGRAM);
 	check_dgram(q[0], SOCK_SEQPACKET);
 	if (write(q[1], "x", 1) != -1 || errno != EPIPE)
