@@ -45,7 +45,8 @@ GUEST_SH := $(patsubst tests/guest/%,$(B)/tests/%,$(filter-out %.c,$(wildcard te
 # documentation patch is at hand (../shared/seeds); tests skip them if not.
 SEED_DOC := $(wildcard ../shared/seeds/002-patch-checkpoint-restart-initial-documentation.patch)
 SEED_PROGS := $(if $(SEED_DOC),$(addprefix $(B)/tests/seed/,ckpt rstr self test))
-HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c))
+HOST_TESTS := $(patsubst tests/host/%.c,$(B)/host-tests/%,$(wildcard tests/host/*.c)) \
+	$(B)/host-tests/tap-sh
 
 .PHONY: help deps kernel-tree kernel userspace image run guest shell test \
 	host-test refresh checkpatch clean distclean fuzz fixtures bench
@@ -143,6 +144,12 @@ $(B)/host-tests/ckptinfo: tests/host/ckptinfo.c $(CKPTINFO_DEP) $(TAP) $(MKIMAGE
 $(B)/host-tests/%: tests/host/%.c $(LIB) $(LIB_H) $(TAP) $(UAPI)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(B)/uapi/include -o $@ $< $(LIB) tests/lib/tap.c
+
+# the shell tests' own library, tested on the host from this checkout
+$(B)/host-tests/tap-sh: tests/host/tap-sh.sh tests/lib/tap.sh
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec sh "%s" "%s"\n' $(CURDIR)/$< $(CURDIR)/tests/lib/tap.sh > $@
+	chmod +x $@
 
 $(B)/bin/%: tools/bench/%.c $(LIB) $(LIB_H) $(UAPI)
 	@mkdir -p $(@D)

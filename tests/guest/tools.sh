@@ -39,8 +39,8 @@ kill $!
 echo x > tools.del
 /tests/counter /tmp/tools.count 100000 5000 3<tools.del </dev/null >/dev/null 2>&1 &
 pid=$!
+wait_until 30 test -e /tmp/tools.count.ready	# it has the file open
 rm -f tools.del
-wait_until 30 test -e /tmp/tools.count.ready
 kill -STOP $pid
 wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 ckpt $pid -o tools.img 2> err.txt

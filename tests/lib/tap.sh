@@ -1,10 +1,15 @@
 # A small TAP producer for shell tests (sourced): the shell twin of tap.h.
 #   tap_plan N; tap_ok COND-STATUS "description"; tap_is GOT WANT "desc";
-#   tap_diag "text"; tap_done (exit status: 0 when all passed as planned)
+#   tap_diag "text"; tap_bail "reason" (stops the test: exit 1);
+#   tap_done (exit status: 0 when all passed as planned)
 _tap_n=0 _tap_failed=0 _tap_planned=-1
 
 tap_plan() { _tap_planned=$1; echo "1..$1"; }
 tap_diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+# tap_bail REASON: the test cannot go on; the results it planned and did
+# not report count as failures.
+tap_bail() { echo "Bail out! $*"; exit 1; }
 
 # tap_ok STATUS DESCRIPTION: STATUS 0 passes (pass $? of a command).
 tap_ok() {
