@@ -204,7 +204,7 @@ static const struct field fields[] = {
 	F(CKPT_HDR_FILE, ckpt_hdr_file, dev),
 	F(CKPT_HDR_FILE, ckpt_hdr_file, size),
 	F(CKPT_HDR_FILE, ckpt_hdr_file, rdev),
-	F(CKPT_HDR_FILE, ckpt_hdr_file, pipe_objref),
+	F(CKPT_HDR_FILE, ckpt_hdr_file, obj_objref),
 	{ CKPT_HDR_FILE, sizeof(struct ckpt_hdr_file), 8 },	/* the path */
 	F(CKPT_HDR_FD, ckpt_hdr_fd, fd),
 	F(CKPT_HDR_FD, ckpt_hdr_fd, file_objref),
@@ -462,7 +462,7 @@ static const struct strict stricts[] = {
 	{ "MM auxv beyond the kernel's", CKPT_HDR_MM, 0, P(ckpt_hdr_mm, saved_auxv[60]), 8, 1 },
 	{ "VMA objref (not the mm's)", CKPT_HDR_VMA, 1, OBJREF, 4, 9999 },
 	{ "PAGES objref (not the mm's)", CKPT_HDR_PAGES, 0, OBJREF, 4, 9999 },
-	{ "FILE pipe_objref (no PIPE record)", CKPT_HDR_FILE, 0, P(ckpt_hdr_file, pipe_objref), 4, 1 },
+	{ "FILE obj_objref (no PIPE record)", CKPT_HDR_FILE, 0, P(ckpt_hdr_file, obj_objref), 4, 1 },
 	{ "FILE rdev of a regular file", CKPT_HDR_FILE, REGULAR_FILE, P(ckpt_hdr_file, rdev), 4, 0x801 },
 	{ "FD reserved", CKPT_HDR_FD, 0, P(ckpt_hdr_fd, __reserved), 4, 1 },
 	{ "FD objref (another files table)", CKPT_HDR_FD, 1, OBJREF, 4, 9999 },

@@ -1614,7 +1614,7 @@ static void fifo_tests(void)
 	tap_ok(!ret && ci.nr_pipes == 1 && ci.pipes[0].objref == MK_FIFO_REF &&
 	       ci.pipes[0].p.flags == CKPT_PIPE_FIFO && ci.pipes[0].files == 2 &&
 	       ci.pipes[0].readers == 1 && ci.pipes[0].writers == 1 && f &&
-	       !strcmp(f->path, MK_FIFO_PATH) && f->f.pipe_objref == MK_FIFO_REF &&
+	       !strcmp(f->path, MK_FIFO_PATH) && f->f.obj_objref == MK_FIFO_REF &&
 	       ci.procs[0].nr_files == 5 && ci.procs[0].nr_fds == 5,
 	       "a FIFO with a reader and a writer, 10 bytes in flight: valid, two files of the root (%s)",
 	       ret ? ci.error : "ok");

@@ -98,7 +98,7 @@ static void pipe_record(struct out *o, uint32_t ref, struct ckpt_hdr_pipe hp)
 static void pipe_end(struct out *o, uint32_t objref, uint32_t acc)
 {
 	struct ckpt_hdr_file f = { .f_flags = acc, .i_mode = S_IFIFO | 0600,
-				   .path_len = 1, .pipe_objref = MK_PIPE_REF };
+				   .path_len = 1, .obj_objref = MK_PIPE_REF };
 	unsigned char buf[sizeof(f) + 1] = { 0 };
 
 	memcpy(buf, &f, sizeof(f));
@@ -161,7 +161,7 @@ static void fifo(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 		path_file(o, fd.file_objref, MK_FIFO_PATH, (struct ckpt_hdr_file){
 			.f_flags = s->fifo_acc[i] | 0100000 /* O_LARGEFILE */,
 			.i_mode = s->fifo_mode ? s->fifo_mode : S_IFIFO | 0644,
-			.f_pos = s->fifo_pos, .pipe_objref = s->fifo_pipe ? s->fifo_pipe : MK_FIFO_REF,
+			.f_pos = s->fifo_pos, .obj_objref = s->fifo_pipe ? s->fifo_pipe : MK_FIFO_REF,
 			.ino = 9, .dev = 0x801, .generation = 3 });
 		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
 	}

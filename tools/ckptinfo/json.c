@@ -492,8 +492,8 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
-		if (f->f.pipe_objref)	/* a pipe end's, or a FIFO's file's (a path) */
-			fprintf(out, "%u", f->f.pipe_objref);
+		if (f->f.obj_objref)	/* a pipe end's, or a FIFO's file's (a path) */
+			fprintf(out, "%u", f->f.obj_objref);
 		else
 			fputs("null", out);
 		fputs(", \"eventfd\": ", out);

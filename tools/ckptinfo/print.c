@@ -595,9 +595,9 @@ static void print_locks(FILE *out, const struct ci_proc *p, size_t i,
 static void fifo_name(char *buf, size_t size, const struct ci_image *img,
 		      const struct ci_file *f)
 {
-	const struct ci_pipe *cp = ci_pipe_by_ref(img, f->f.pipe_objref);
+	const struct ci_pipe *cp = ci_pipe_by_ref(img, f->f.obj_objref);
 
-	snprintf(buf, size, "%s (FIFO, pipe %u%s)", f->path, f->f.pipe_objref,
+	snprintf(buf, size, "%s (FIFO, pipe %u%s)", f->path, f->f.obj_objref,
 		 cp->p.flags & CKPT_PIPE_NO_WRITER ? ", no writer seen" : "");
 }
 
@@ -625,10 +625,10 @@ static void print_files(FILE *out, const struct ci_image *img,
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
 		char name[512] = "";
 
-		if (f->f.pipe_objref && f->path[0])
+		if (f->f.obj_objref && f->path[0])
 			fifo_name(name, sizeof(name), img, f);
-		else if (f->f.pipe_objref)
-			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.pipe_objref,
+		else if (f->f.obj_objref)
+			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.obj_objref,
 				 f->f.f_flags & 3 ? "write" : "read");
 		else if (f->eventfd)
 			snprintf(name, sizeof(name), "eventfd count %" PRIu64 "%s%s",

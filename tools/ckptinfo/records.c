@@ -292,15 +292,15 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 /* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
 static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
 {
-	struct ci_pipe *cp = (struct ci_pipe *)ci_pipe_by_ref(r->img, f->pipe_objref);
+	struct ci_pipe *cp = (struct ci_pipe *)ci_pipe_by_ref(r->img, f->obj_objref);
 
 	if (!cp)
 		rd_bad(r, "%s of objref %u, which no PIPE record before it has",
-		       fifo ? "a FIFO's file" : "a pipe end", f->pipe_objref);
+		       fifo ? "a FIFO's file" : "a pipe end", f->obj_objref);
 	else if (!(cp->p.flags & CKPT_PIPE_FIFO) != !fifo)
 		rd_bad(r, fifo ? "a FIFO's file (a path) naming pipe %u, which is no FIFO's" :
 			 "a pipe end (no path) naming pipe %u, a FIFO's (its files have its path)",
-		       f->pipe_objref);
+		       f->obj_objref);
 	else
 		return cp;
 	return NULL;
@@ -322,7 +322,7 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 			      f->i_mode, f->f_flags);
 	if (cp->ends[acc])
 		return rd_bad(r, "the %s end of pipe %u named twice", acc ? "write" : "read",
-			      f->pipe_objref);
+			      f->obj_objref);
 	cp->ends[acc] = true;
 	return 0;
 }
@@ -347,7 +347,7 @@ static int fifo_file(struct reader *r, const struct ckpt_hdr_file *f, const char
 			      path, f->f_flags, f->f_flags & ~FIFO_FLAGS);
 	if (cp->p.flags & CKPT_PIPE_NO_WRITER && acc != 0)
 		return rd_bad(r, "%s: a FIFO's file opened for writing (flags %#o), its pipe %u saw no writer",
-			      path, f->f_flags, f->pipe_objref);
+			      path, f->f_flags, f->obj_objref);
 	cp->ends[0] |= acc != 1;
 	cp->ends[1] |= acc != 0;
 	cp->files++;
@@ -362,7 +362,7 @@ static int fifo_file(struct reader *r, const struct ckpt_hdr_file *f, const char
  */
 static int path_file(struct reader *r, const struct ckpt_hdr_file *f, const char *path)
 {
-	if (f->pipe_objref && (!S_ISFIFO(f->i_mode) || f->f_pos))
+	if (f->obj_objref && (!S_ISFIFO(f->i_mode) || f->f_pos))
 		return rd_bad(r, "%s: a FIFO's file: mode %#o, offset %lld: not a FIFO's, or not 0",
 			      path, f->i_mode, (long long)f->f_pos);
 	if (f->f_flags & ~OPEN_FLAGS)
@@ -371,7 +371,7 @@ static int path_file(struct reader *r, const struct ckpt_hdr_file *f, const char
 	if (f->rdev && !S_ISCHR(f->i_mode))
 		return rd_bad(r, "%s: rdev %#x on a file of mode %#o, no character device", path,
 			      f->rdev, f->i_mode);
-	return f->pipe_objref ? fifo_file(r, f, path) : 0;
+	return f->obj_objref ? fifo_file(r, f, path) : 0;
 }
 
 /* A FILE record: the image's, named by this process and any later one. */
@@ -398,10 +398,10 @@ int rd_file(struct reader *r)
 	cf->path = buf;
 	cf->objref = r->rec.objref;
 	cf->proc = img->nr_procs - 1;
-	/* a pipe end's path is empty, a FIFO's file's (a pipe_objref too) a path */
+	/* a pipe end's path is empty, a FIFO's file's (a obj_objref too) a path */
 	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
 	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
-	    (buf[0] ? buf[0] != '/' : !cf->f.pipe_objref)) {
+	    (buf[0] ? buf[0] != '/' : !cf->f.obj_objref)) {
 		cf->path = NULL;
 		free(buf);
 		img->nr_files--;
@@ -410,7 +410,7 @@ int rd_file(struct reader *r)
 	img->procs[img->nr_procs - 1].nr_files++;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
-	if (cf->f.pipe_objref && !buf[0])
+	if (cf->f.obj_objref && !buf[0])
 		return pipe_end(r, &cf->f);
 	return path_file(r, &cf->f, buf);
 }
