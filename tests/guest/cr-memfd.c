@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memfds and shared file mappings across checkpoint/restart (helper:
+ * memfds, restarted by rstr as a user would):
+ *   - the helper's checks hold without a checkpoint, and after one: each
+ *     memfd's name, mode, size, offset, seals and bytes, shared and
+ *     private mappings of it, a read-only reopen of it; a regular file's
+ *     shared mapping, written before and after (see the helper);
+ *   - ckptinfo validates that image;
+ *   - refusals, each refused child carrying on: a memfd the test has
+ *     another file of (EBUSY, naming the test), or has one in flight in a
+ *     socket (EBUSY, "try again"), one only the test maps (EBUSY), one
+ *     whose mode was changed (EOPNOTSUPP).
+ */
+#include "crtest.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define READY	"/tmp/memfds.ready"
+#define GO	"/tmp/memfds.go"
+#define OUT	"/tmp/memfds.out"
+#define IMG	"/tmp/memfds.img"
+
+static int run(bool ckpt)
+{
+	char *argv[] = { HELPER("memfds"), READY, GO, OUT, NULL };
+
+	return run_checked(argv, READY, GO, IMG, ckpt);
+}
+
+static int memfd(const char *name)
+{
+	int fd = memfd_create(name, 0);
+
+	if (fd < 0 || ftruncate(fd, 4096))
+		tap_bail("setup: memfd_create: %m");
+	return fd;
+}
+
+/* A memfd made afresh, and another file of it (a reopen) in *@other. */
+static int memfd_reopened(const char *name, int *other)
+{
+	int fd = memfd(name);
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	*other = open(path, O_RDWR);
+	if (*other < 0)
+		tap_bail("setup: reopen %s: %m", path);
+	return fd;
+}
+
+/*
+ * A child holding a memfd the test has a file of too (another open file
+ * of it): EBUSY, naming the test.
+ */
+static void refuse_open(void)
+{
+	int mine, fd = memfd_reopened("held", &mine);
+	char want[64];
+	pid_t pid;
+
+	snprintf(want, sizeof(want), "also open by task %d", getpid());
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	check_refused(pid, IMG, EBUSY, want, "a memfd the test has another file of");
+	close(mine);
+}
+
+/*
+ * The same with that other file in flight in a socket, held by no
+ * descriptor: EBUSY, "try again".
+ */
+static void refuse_in_flight(void)
+{
+	int mine, sv[2], fd = memfd_reopened("flying", &mine);
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'x';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	pid_t pid;
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &mine, sizeof(int));
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) || sendmsg(sv[0], &msg, 0) != 1)
+		tap_bail("setup: SCM_RIGHTS: %m");
+	close(mine);
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	check_refused(pid, IMG, EBUSY, "held outside the tree (passed in a socket",
+		      "a memfd with another file of it in flight in a socket");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* A child holding a memfd only the test maps: EBUSY. */
+static void refuse_mapped(void)
+{
+	int fd = memfd("mapped");
+	char want[64];
+	void *map;
+	pid_t pid;
+
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		tap_bail("setup: mmap: %m");
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	snprintf(want, sizeof(want), "also mapped by task %d", getpid());
+	check_refused(pid, IMG, EBUSY, want, "a memfd the test maps");
+	munmap(map, 4096);
+}
+
+/* A child holding a memfd of mode 0600: EOPNOTSUPP. */
+static void refuse_mode(void)
+{
+	int fd = memfd("chmod");
+	pid_t pid;
+
+	if (fchmod(fd, 0600))
+		tap_bail("setup: fchmod: %m");
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	check_refused(pid, IMG, EOPNOTSUPP, "mode was changed", "a memfd whose mode was changed");
+}
+
+int main(void)
+{
+	tap_plan(11);
+	engine_on();
+	check_both(run, OUT);
+	tap_ok(system("ckptinfo " IMG " > /tmp/memfds.info") == 0,
+	       "ckptinfo validates the image");
+	refuse_open();
+	refuse_in_flight();
+	refuse_mapped();
+	refuse_mode();
+	return tap_done();
+}
