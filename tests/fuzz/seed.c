@@ -4,9 +4,11 @@
  * (mkimage) holding a record of every kind the fixtures lack: a pipe with
  * bytes in flight, an eventfd, a signalfd, a timerfd, an epoll instance
  * with its items, flock(), OFD and POSIX locks, a datagram socketpair
- * with messages queued and options set, and a FIFO with bytes in flight
- * open for reading, writing and both; the process tree of a root, a
- * thread, two children and a zombie. Exit 0 once written.
+ * with messages queued and options set, a FIFO with bytes in flight
+ * open for reading, writing and both, a memfd with its name, seals and
+ * pages, open and mapped shared, and a shared mapping of a regular file;
+ * the process tree of a root, a thread, two children and a zombie. Exit
+ * 0 once written.
  */
 #include "mkimage.h"
 
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
 			{ .peek_off = 5, .rcvlowat = 1, .nr_msgs = 1, .bytes = 7 },
 		},
 		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
+		.memfd = true, .shared_file = true,
 	};
 	unsigned char *buf;
 	char path[4096];

@@ -2,7 +2,8 @@
 /*
  * Host tests of ckptinfo's reader: synthetic process trees (tests/lib/
  * mkimage.c), valid and with every TREE rule broken, with shared memory,
- * with their SIGPENDING, RLIMITS and FS records and each broken; the
+ * memfds and shared file mappings, with their SIGPENDING, RLIMITS and FS
+ * records and each broken; the
  * fixtures (real images made by the guest, tests/fixtures/) and images
  * broken on purpose from them: each breakage gets its precise message, nothing crashes,
  * and the command line exits 0/1/2.
@@ -593,7 +594,14 @@ static const struct patch_case shmem_cases[] = {
 	{ "page offsets out of order across PAGES records", R_PAGES1, PAGE1, 0, 8,
 	  "page offset 0 outside its SHMEM or out of order" },
 	{ "an unaligned page offset", R_PAGES1, PAGE1, 0x2001, 8, "page offset 0x2001" },
-	{ "a SHMEM with unknown flags", R_SHMEM, SH(flags), 2, 4, "unknown flags 0x2" },
+	{ "a SHMEM with unknown flags", R_SHMEM, SH(flags), 8, 4, "unknown flags 0x8" },
+	{ "shared anonymous memory with seals", R_SHMEM, SH(seals), 1, 4,
+	  "seals 0x1, name length 0, flags 0x1, length 32: a memfd's seals, name or exec flag on shared anonymous memory" },
+	{ "shared anonymous memory flagged executable", R_SHMEM, SH(flags),
+	  CKPT_SHMEM_NORESERVE | CKPT_SHMEM_EXEC, 4,
+	  "flags 0x5, length 32: a memfd's seals, name or exec flag on shared anonymous memory" },
+	{ "shared anonymous memory with a name length", R_SHMEM, SH(name_len), 4, 4,
+	  "name length 4, flags 0x1, length 32: a memfd's seals, name" },
 	{ "a SHMEM with its reserved field set", R_SHMEM, SH(__reserved), 1, 4,
 	  "reserved field 0x1, not 0" },
 	{ "an empty SHMEM", R_SHMEM, SH(size), 0, 8, "size 0 with 2 pages" },
@@ -676,12 +684,13 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	       ret);
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
-		 "\"noreserve\": true, \"saved_with\": 100, \"mapped_by\": [100, 110]}], \"pipes\": [], \"totals\": ",
+		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"pipes\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
 		 "\"shmem\": %u, \"offset\": 0}", ref);
-	snprintf(want[2], sizeof(want[2]), "\"type\": \"SHMEM\", \"type_id\": 35, \"len\": 24, \"objref\": %u}",
+	snprintf(want[2], sizeof(want[2]), "\"type\": \"SHMEM\", \"type_id\": 35, \"len\": 32, \"objref\": %u}",
 		 ref);
 	snprintf(args, sizeof(args), "--json --records %s", path);
 	ret = run(args, out, sizeof(out));
@@ -2135,6 +2144,238 @@ static void unix_tests(void)
 	free(buf);
 }
 
+/* The records of the memfd image that memfd_cases change. */
+enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
+
+#define FI(m) (16 + offsetof(struct ckpt_hdr_file, m))
+#define NAME(i) (16 + sizeof(struct ckpt_hdr_shmem) + (i))
+
+/*
+ * The root's objrefs in the memfd image: TASK 1, files table 2, fs_struct
+ * 3, FILEs /dev/null 4, /tmp/out.100 5, the memfd's SHMEM 6 and its file
+ * 7, /tmp/cwd.100 8, MK_SHARED_PATH 9.
+ */
+static const struct patch_case memfd_cases[] = {
+	{ "a memfd without CKPT_SHMEM_NORESERVE", M_SHMEM, SH(flags), CKPT_SHMEM_MEMFD, 4,
+	  "flags 0x2: a memfd without CKPT_SHMEM_NORESERVE" },
+	{ "a memfd with unknown flags", M_SHMEM, SH(flags), 0xb, 4, "unknown flags 0xb" },
+	{ "a memfd with its reserved field set", M_SHMEM, SH(__reserved), 1, 4,
+	  "reserved field 0x1, not 0" },
+	{ "a memfd with an unknown seal", M_SHMEM, SH(seals), MK_MEMFD_SEALS | 0x40, 4,
+	  "a memfd's seals 0x66: unknown seals 0x40" },
+	{ "a memfd neither executable nor sealed F_SEAL_EXEC", M_SHMEM, SH(seals), 0x6, 4,
+	  "flags 0x3, seals 0x6: a memfd neither executable (CKPT_SHMEM_EXEC) nor sealed F_SEAL_EXEC" },
+	{ "a memfd sealed F_SEAL_SEAL too", M_SHMEM, SH(seals), MK_MEMFD_SEALS | 0x1, 4, NULL },
+	{ "a memfd's name length 0", M_SHMEM, SH(name_len), 0, 4,
+	  "a memfd's name length 0, not 1 to 250" },
+	{ "a memfd's name length 251", M_SHMEM, SH(name_len), 251, 4,
+	  "a memfd's name length 251, not 1 to 250" },
+	{ "a memfd's name length a byte short of its record", M_SHMEM, SH(name_len), 3, 4,
+	  "length 36, expected 35: a memfd's name of 3 bytes after the record" },
+	{ "a memfd's name not NUL-terminated", M_SHMEM, NAME(3), 'x', 1,
+	  "a memfd's name not NUL-terminated at its length 4, or with a NUL before" },
+	{ "a memfd's name with a NUL before its end", M_SHMEM, NAME(1), 0, 1,
+	  "a memfd's name not NUL-terminated at its length 4, or with a NUL before" },
+	{ "a memfd larger than a file can be", M_SHMEM, SH(size), 1ULL << 63, 8, "too large" },
+	{ "a memfd with more pages than its size holds", M_SHMEM, SH(size), 4096, 8,
+	  "size 4096 with 2 pages" },
+	{ "a memfd's file with an inode number", M_FILE, FI(ino), 7, 8,
+	  "a memfd's file with a file's identity (ino 7, " },
+	{ "a memfd's file with an mtime", M_FILE, FI(mtime_sec), 1700000000, 8,
+	  "a memfd's file with a file's identity (ino 0, " },
+	{ "a memfd's file with a device", M_FILE, FI(dev), 0x801, 4,
+	  "a memfd's file with a file's identity (ino 0, dev 0x801, " },
+	{ "a memfd's file of a regular file's mode", M_FILE, FI(i_mode), S_IFREG | 0644, 4,
+	  "a memfd's file of mode 0100644, its memfd's is 0100666" },
+	{ "a memfd's file of mode 0777, its memfd not executable", M_FILE, FI(i_mode),
+	  S_IFREG | 0777, 4, "a memfd's file of mode 0100777, its memfd's is 0100666" },
+	{ "a memfd's file opened neither for reading nor for writing", M_FILE, FI(f_flags), 3, 4,
+	  "a memfd's file opened neither for reading nor for writing (flags 03)" },
+	{ "a memfd's file with O_DIRECTORY", M_FILE, FI(f_flags), 0200002, 4,
+	  "a memfd's file with flags 0200002 restart does not open a memfd with (0200000)" },
+	{ "a memfd's file with FASYNC", M_FILE, FI(f_flags), 020002, 4,
+	  "a memfd's file with flags 020002 restart does not open a memfd with (020000)" },
+	{ "a memfd's file with O_NONBLOCK, O_APPEND and O_LARGEFILE", M_FILE, FI(f_flags),
+	  0106002, 4, NULL },
+	{ "a memfd's file naming no record before it", M_FILE, FI(obj_objref), 999, 4,
+	  "a pipe end or a memfd's file (no path) of objref 999, which no PIPE or SHMEM record before it has" },
+	{ "a shared mapping of a memfd's file opened O_PATH", M_FILE, FI(f_flags), 010000002, 4,
+	  "a shared mapping of memfd:buf, opened O_PATH (flags 010000002)" },
+	{ "a shared-anon VMA naming a memfd's SHMEM record", M_VMA_MEMFD, VMA(kind),
+	  CKPT_VMA_SHARED_ANON | 6ULL << 32, 8,
+	  "shared memory objref 6 is a memfd's SHMEM record: a memfd is mapped through a FILE record" },
+	{ "a writable shared mapping without VM_SHARED", M_VMA_MEMFD, VMA(vm_flags),
+	  MK_MEMFD_FLAGS & ~0x8ULL, 8,
+	  "vm_flags 0xf3: a writable shared mapping of memfd:buf without VM_SHARED" },
+	{ "a writable shared mapping of a memfd sealed F_SEAL_WRITE", M_SHMEM, SH(seals),
+	  MK_MEMFD_SEALS | 0x8, 4,
+	  "a writable shared mapping of memfd:buf, a memfd sealed against writes (seals 0x2e)" },
+	{ "a writable shared mapping of a memfd sealed F_SEAL_FUTURE_WRITE", M_SHMEM, SH(seals),
+	  MK_MEMFD_SEALS | 0x10, 4,
+	  "a writable shared mapping of memfd:buf, a memfd sealed against writes (seals 0x36)" },
+	{ "a shared-file VMA with pages of its own", M_VMA_SHARED, VMA(nr_pages), 1, 8,
+	  "1 pages do not fit this VMA" },
+	{ "a shared-file VMA without VM_MAYSHARE", M_VMA_SHARED, VMA(vm_flags),
+	  MK_SHARED_FLAGS & ~0x80ULL, 8, "vm_flags 0x79: a shared file mapping without VM_MAYSHARE" },
+	{ "a shared-file VMA that grows down", M_VMA_SHARED, VMA(vm_flags),
+	  MK_SHARED_FLAGS | 0x100, 8, "vm_flags 0x1f9: a shared file mapping without VM_MAYSHARE, growing down" },
+	{ "a shared-file VMA locked (VM_LOCKED)", M_VMA_SHARED, VMA(vm_flags),
+	  MK_SHARED_FLAGS | 0x2000, 8, "vm_flags 0x20f9: a shared file mapping" },
+	{ "a shared-file VMA of a character device", M_VMA_SHARED, VMA(file_objref), 4, 4,
+	  "file objref 4 has no FILE record of a regular file" },
+	{ "a shared-file VMA of a directory", M_VMA_SHARED, VMA(file_objref), 8, 4,
+	  "file objref 8 has no FILE record of a regular file" },
+	{ "a shared-file VMA naming a SHMEM record", M_VMA_SHARED, VMA(file_objref), 6, 4,
+	  "file objref 6 has no FILE record of a regular file" },
+	{ "VM_SHARED on a file opened read-only", M_SFILE, FI(f_flags), 0, 4,
+	  "vm_flags 0xf9: VM_SHARED set, but /tmp/shared.dat is open read-only (flags 0)" },
+	{ "no VM_SHARED on a file opened for reading and writing", M_VMA_SHARED, VMA(vm_flags),
+	  MK_SHARED_FLAGS & ~0x8ULL, 8,
+	  "vm_flags 0xf1: VM_SHARED clear, but /tmp/shared.dat is open for reading and writing (flags 02)" },
+	{ "a shared-file VMA of a file opened write-only", M_SFILE, FI(f_flags), 01, 4,
+	  "a shared mapping of /tmp/shared.dat, not open for reading (flags 01)" },
+	{ "a shared-file VMA of a file opened O_PATH", M_SFILE, FI(f_flags), 010000002, 4,
+	  "a shared mapping of /tmp/shared.dat, opened O_PATH (flags 010000002)" },
+	{ "a VMA of an unknown kind (7)", M_VMA_SHARED, VMA(kind), 7, 4, "unknown VMA kind 7" },
+	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
+	  "executable objref 7 is a memfd's file" },
+	{ "the executable a regular file", M_MM, MMH(exe_objref), 9, 4, NULL },
+};
+
+#define NR_MEMFD_CASES (sizeof(memfd_cases) / sizeof(memfd_cases[0]))
+#define MEMFD_RESULTS (1 + 2 + 2 + 1 + 1 + 1 + (int)NR_MEMFD_CASES)
+
+/* The memfd image, read back (1 result). */
+static void memfd_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_shmem *sh;
+	const struct ci_file *f;
+	const struct ci_proc *p;
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && ci.nr_shmems == 1 && ci.nr_procs == 3;
+
+	sh = ok ? &ci.shmems[0] : NULL;
+	f = ci_file_by_ref(&ci, 7);
+	p = ci.procs;
+	ok = ok && f && sh->objref == 6 && sh->name && !strcmp(sh->name, MK_MEMFD_NAME) &&
+	     sh->s.size == MK_MEMFD_SIZE && sh->s.nr_pages == 2 && sh->pages == 2 &&
+	     sh->s.flags == (CKPT_SHMEM_NORESERVE | CKPT_SHMEM_MEMFD) &&
+	     sh->s.seals == MK_MEMFD_SEALS && sh->s.name_len == 4 && sh->proc == 0 &&
+	     f->memfd && ci_file_memfd(&ci, f) == sh && !f->path[0] &&
+	     !ci_file_memfd(&ci, ci_file_by_ref(&ci, 9)) &&
+	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
+	     p[0].vmas[1].v.file_objref == 7 && ci_vma_shmem(&ci, &p[0].vmas[1].v) == 6 &&
+	     p[0].vmas[2].v.kind == CKPT_VMA_SHARED_FILE && p[0].vmas[2].v.file_objref == 9 &&
+	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && !ci_proc_maps_shmem(&p[0], 6) &&
+	     p[0].nr_fds == 4 && p[0].fds[3].fd == 20 && p[0].fds[3].file_objref == 7 &&
+	     p[0].nr_files == 5 && p[0].nr_shmems == 1 && p[0].pages == 1 &&
+	     ci.pages == 3 + 2;
+	tap_ok(ok, "a memfd of the root (its SHMEM, a file open on it as fd 20, a shared-file VMA on that file) and a shared-file VMA of a regular file: valid, read back%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/* ckptinfo shows the memfd, its file and the shared-file VMAs (2 results). */
+static void memfd_cli(const struct mk_spec *s)
+{
+	static char out[1 << 16];
+	int ret;
+
+	ret = run_spec(s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "shared memory: 1 object\n  shmem 6: memfd \"buf\", 12288 bytes, 2 pages, noreserve, seals shrink,grow,exec, saved with 100, mapped by 100\n") == 1 &&
+	       count(out, "memory: 3 VMAs, 1 pages;") == 1 &&
+	       count(out, "  000000030000-000000033000 rw-s shared-file      0 pages  memfd:buf @0\n") == 1 &&
+	       count(out, "  000000040000-000000042000 r--s shared-file      0 pages  /tmp/shared.dat @0\n") == 1 &&
+	       count(out, "  fd 20  memfd:buf (shmem 6)  flags 02  pos 0\n") == 1 &&
+	       count(out, "files: 5 open files, 4 descriptors\n") == 1,
+	       "the summary shows the memfd (name, seals, mapped by), its descriptor as memfd:buf and both shared-file VMAs (exit %d)",
+	       ret);
+	ret = run_spec(s, "--json --records", out, sizeof(out));
+	/* the root's keys twice: at the top level and in "processes" */
+	tap_ok(!ret && count(out, "\"shmem\": [{\"objref\": 6, \"size\": 12288, \"nr_pages\": 2, \"flags\": 3, \"noreserve\": true, \"memfd\": true, \"name\": \"buf\", \"seals\": [\"shrink\", \"grow\", \"exec\"], \"exec\": false, \"saved_with\": 100, \"mapped_by\": [100]}]") == 1 &&
+	       count(out, "{\"fd\": 20, \"path\": \"memfd:buf\", \"flags\": 2, \"mode\": 33206, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": 6, \"eventfd\": null, ") == 2 &&
+	       count(out, "\"memfd\": null, ") > 6 &&
+	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": \"memfd:buf\", \"offset\": 0, \"shmem\": 6}") == 2 &&
+	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xf9\", \"file\": \"/tmp/shared.dat\", \"offset\": 0}") == 2 &&
+	       count(out, "\"type\": \"SHMEM\", \"type_id\": 35, \"len\": 36, \"objref\": 6}") == 1,
+	       "--json: \"shmem\" has the memfd (memfd, name, seals, exec), fd 20 its \"memfd\" and path, each shared-file VMA its file (exit %d)",
+	       ret);
+}
+
+/*
+ * A memfd held by the root, open as fd 20 and mapped shared through that
+ * file, and a shared mapping of a regular file opened for reading and
+ * writing: valid, shown in the summary and --json; an executable memfd,
+ * an empty one and a read-only shared mapping valid; each rule of the
+ * SHMEM record of a memfd, of its FILE record and of a shared-file VMA
+ * broken in turn.
+ */
+static void memfd_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .memfd = true,
+			     .shared_file = true };
+	unsigned char *buf, *copy;
+	size_t len, pos[NR_M];
+	struct ci_image ci;
+	uint32_t v;
+	int ret;
+
+	buf = mk_image(&s, &len);
+	if (read_buf(buf, len, &ci))
+		tap_bail("the memfd image is invalid: %s", ci.error);
+	pos[M_SHMEM] = record_of(&ci, CKPT_HDR_SHMEM, 0);
+	pos[M_FILE] = record_of(&ci, CKPT_HDR_FILE, 2);
+	pos[M_SFILE] = record_of(&ci, CKPT_HDR_FILE, 4);
+	pos[M_VMA_MEMFD] = record_of(&ci, CKPT_HDR_VMA, 1);
+	pos[M_VMA_SHARED] = record_of(&ci, CKPT_HDR_VMA, 2);
+	pos[M_MM] = record_of(&ci, CKPT_HDR_MM, 0);
+	if (!pos[M_SHMEM] || !pos[M_SFILE] || !pos[M_MM] || pos[M_FILE] < pos[M_SHMEM] ||
+	    ci.shmems[0].objref != 6 || !ci_file_by_ref(&ci, 7) || !ci_file_by_ref(&ci, 9) ||
+	    strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100") ||
+	    strcmp(ci_file_by_ref(&ci, 9)->path, MK_SHARED_PATH))
+		tap_bail("the memfd image lacks a record, or its objrefs moved");
+	ci_free(&ci);
+
+	memfd_valid(buf, len);
+	memfd_cli(&s);
+	patch_cases(buf, len, pos, memfd_cases, NR_MEMFD_CASES);
+
+	/* a read-only shared mapping of a file opened read-only: no VM_SHARED */
+	copy = malloc(len);
+	memcpy(copy, buf, len);
+	v = 0;
+	memcpy(copy + pos[M_SFILE] + FI(f_flags), &v, 4);
+	v = MK_SHARED_FLAGS & ~0x8ULL;
+	memcpy(copy + pos[M_VMA_SHARED] + VMA(vm_flags), &v, 4);
+	ret = read_buf(copy, len, &ci);
+	tap_ok(!ret, "a shared-file VMA without VM_SHARED of a file opened read-only: valid (%s)",
+	       ret ? ci.error : "ok");
+	ci_free(&ci);
+	free(copy);
+	free(buf);
+
+	s.memfd_exec = true;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  shmem 6: memfd \"buf\", 12288 bytes, 2 pages, noreserve, seals shrink,grow, executable, saved with 100, mapped by 100\n") == 1,
+	       "an executable memfd (CKPT_SHMEM_EXEC, its file's mode 0777) not sealed F_SEAL_EXEC: valid, shown so (exit %d)",
+	       ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"flags\": 7, \"noreserve\": true, \"memfd\": true, \"name\": \"buf\", \"seals\": [\"shrink\", \"grow\"], \"exec\": true, ") == 1 &&
+	       count(out, "\"path\": \"memfd:buf\", \"flags\": 2, \"mode\": 33279, ") == 2,
+	       "--json: its \"exec\", its file's mode (exit %d)", ret);
+	s.memfd_exec = false;
+	s.memfd_empty = true;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  shmem 6: memfd \"buf\", 0 bytes, 0 pages, noreserve, seals shrink,grow,exec, ") == 1,
+	       "an empty memfd, no page: valid (exit %d)", ret);
+	s.memfd_empty = false;
+	s.memfd_flags = CKPT_SHMEM_NORESERVE;
+	refused("a file with no path naming shared anonymous memory's SHMEM record", &s,
+		"a memfd's file (no path) naming shmem 6, shared anonymous memory, no memfd");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -2142,7 +2383,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -2155,6 +2396,7 @@ int main(void)
 	epoll_tests();
 	lock_tests();
 	unix_tests();
+	memfd_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

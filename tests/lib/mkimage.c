@@ -199,16 +199,59 @@ struct shared {
 	size_t shmem_maps;	/* the processes still to map it */
 };
 
+/*
+ * A SHMEM record @ref as @hs says, then @name (a memfd's, name_len set
+ * here), then its pages: none, or (nr_pages 2) at offsets 0 and 0x2000,
+ * filled with @fill and @fill + 0x11.
+ */
+static void shmem_record(struct out *o, uint32_t ref, struct ckpt_hdr_shmem hs,
+			 const char *name, int fill)
+{
+	unsigned char buf[sizeof(hs) + 256];
+
+	hs.name_len = name ? strlen(name) + 1 : 0;
+	memcpy(buf, &hs, sizeof(hs));
+	memcpy(buf + sizeof(hs), name ? name : "", hs.name_len);
+	record(o, CKPT_HDR_SHMEM, ref, buf, sizeof(hs) + hs.name_len);
+	if (!hs.nr_pages)
+		return;
+	pages(o, ref, 0, fill);
+	pages(o, ref, 2 * 4096, fill + 0x11);
+}
+
 /* The SHMEM record and its pages, with the first process that maps it. */
 static void shmem(struct out *o, struct shared *sh)
 {
-	struct ckpt_hdr_shmem hs = { .size = MK_SHMEM_SIZE, .nr_pages = 2,
-				     .flags = CKPT_SHMEM_NORESERVE };
-
 	sh->shmem = o->next_ref++;
-	record(o, CKPT_HDR_SHMEM, sh->shmem, &hs, sizeof(hs));
-	pages(o, sh->shmem, 0, 0xaa);
-	pages(o, sh->shmem, 2 * 4096, 0xbb);
+	shmem_record(o, sh->shmem, (struct ckpt_hdr_shmem){
+		.size = MK_SHMEM_SIZE, .nr_pages = 2, .flags = CKPT_SHMEM_NORESERVE },
+		NULL, 0xaa);
+}
+
+/*
+ * The memfd of mk_spec.memfd: its SHMEM record and pages, then the FILE
+ * record of a file open on it and its FD record (fd 20) in the files
+ * table @files_ref; the file's objref.
+ */
+static uint32_t memfd(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	uint32_t ref = o->next_ref++;
+	struct ckpt_hdr_fd fd = { .fd = 20, .file_objref = o->next_ref++ };
+	struct ckpt_hdr_file f = { .f_flags = 02,
+				   .i_mode = S_IFREG | (s->memfd_exec ? 0777 : 0666),
+				   .obj_objref = ref };
+	struct ckpt_hdr_shmem hs = {
+		.size = s->memfd_empty ? 0 : MK_MEMFD_SIZE, .nr_pages = s->memfd_empty ? 0 : 2,
+		.flags = s->memfd_flags ? s->memfd_flags :
+			 CKPT_SHMEM_NORESERVE | CKPT_SHMEM_MEMFD |
+			 (s->memfd_exec ? CKPT_SHMEM_EXEC : 0) };
+	bool named = hs.flags & CKPT_SHMEM_MEMFD;
+
+	hs.seals = named ? MK_MEMFD_SEALS & (s->memfd_exec ? ~0x20U : ~0U) : 0;
+	shmem_record(o, ref, hs, named ? MK_MEMFD_NAME : NULL, 0xcc);
+	path_file(o, fd.file_objref, "", f);
+	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
+	return fd.file_objref;
 }
 
 /* The RLIMITS record: MK_RLIMIT_*, the others unlimited. */
@@ -298,6 +341,14 @@ static void process(struct out *o, const struct mk_spec *s,
 				      .end = MK_SHMEM_START + MK_SHMEM_SIZE,
 				      .vm_flags = MK_SHMEM_FLAGS,
 				      .kind = CKPT_VMA_SHARED_ANON };
+	struct ckpt_hdr_vma mfvma = { .start = MK_MEMFD_START,
+				      .end = MK_MEMFD_START + MK_MEMFD_SIZE,
+				      .vm_flags = MK_MEMFD_FLAGS,
+				      .kind = CKPT_VMA_SHARED_FILE };
+	struct ckpt_hdr_vma sfvma = { .start = MK_SHARED_START,
+				      .end = MK_SHARED_START + 2 * 4096,
+				      .vm_flags = MK_SHARED_FLAGS,
+				      .kind = CKPT_VMA_SHARED_FILE };
 	struct ckpt_hdr_fd fd = { 0 };
 	uint32_t evfd_ref = 0;
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
@@ -446,6 +497,8 @@ static void process(struct out *o, const struct mk_spec *s,
 	}
 	if (s->fifo && e == s->tree)
 		fifo(o, s, files_ref);
+	if (s->memfd && e == s->tree)
+		mfvma.file_objref = memfd(o, s, files_ref);
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);
@@ -466,12 +519,23 @@ mm:
 			shmem(o, sh);
 		shvma.file_objref = sh->shmem;
 	}
+	if (s->shared_file && e == s->tree) {
+		sfvma.file_objref = o->next_ref++;
+		path_file(o, sfvma.file_objref, MK_SHARED_PATH, (struct ckpt_hdr_file){
+			.f_flags = 02, .i_mode = S_IFREG | 0644, .ino = 11, .dev = 0x801,
+			.generation = 5, .size = 2 * 4096 });
+	}
+	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref;
 	mm_ref = o->next_ref++;
 	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
 	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
 	pages(o, mm_ref, VMA_START, e->pid);
-	if (mm.nr_vmas == 2)
+	if (shvma.file_objref)
 		record(o, CKPT_HDR_VMA, mm_ref, &shvma, sizeof(shvma));
+	if (mfvma.file_objref)
+		record(o, CKPT_HDR_VMA, mm_ref, &mfvma, sizeof(mfvma));
+	if (sfvma.file_objref)
+		record(o, CKPT_HDR_VMA, mm_ref, &sfvma, sizeof(sfvma));
 	cpu_xstate(o, task_ref);
 }
 

@@ -101,7 +101,33 @@ struct mk_spec {
 	bool unix_pair, unix_closed;
 	uint32_t unix_type, unix_reserved, unix_msg_delta, unix_extra;
 	struct ckpt_unix_end unix_end[2];
+	/* the root holds a memfd (MK_MEMFD_*): its SHMEM record (flags
+	 * CKPT_SHMEM_MEMFD and NORESERVE, seals MK_MEMFD_SEALS, named
+	 * MK_MEMFD_NAME; with memfd_exec, CKPT_SHMEM_EXEC and no F_SEAL_EXEC)
+	 * and its 2 pages, the FILE record of a file open on it (O_RDWR, mode
+	 * 0666; 0777 with memfd_exec) as fd 20, and a shared-file VMA mapping
+	 * it whole, read-write (MK_MEMFD_FLAGS), at MK_MEMFD_START. With
+	 * memfd_empty: of size 0, no page. Damage: memfd_flags, the SHMEM
+	 * record's flags instead (without CKPT_SHMEM_MEMFD: no name, no seals) */
+	bool memfd, memfd_exec, memfd_empty;
+	uint32_t memfd_flags;
+	/* the root maps MK_SHARED_PATH, a regular file opened O_RDWR (its FILE
+	 * record before its MM record, no fd), MAP_SHARED and read-only
+	 * (MK_SHARED_FLAGS: a shared-file VMA) at MK_SHARED_START */
+	bool shared_file;
 };
+
+/* The root's memfd (mk_spec.memfd): its name, size, seals, mapping. */
+#define MK_MEMFD_NAME		"buf"
+#define MK_MEMFD_SIZE		(3 * 4096ULL)
+#define MK_MEMFD_SEALS		0x26U	/* F_SEAL_SHRINK F_SEAL_GROW F_SEAL_EXEC */
+#define MK_MEMFD_START		0x30000ULL
+#define MK_MEMFD_FLAGS		0xfbULL	/* VM_READ VM_WRITE VM_SHARED VM_MAY* */
+
+/* The root's shared file mapping (mk_spec.shared_file): 2 pages of the file. */
+#define MK_SHARED_PATH		"/tmp/shared.dat"
+#define MK_SHARED_START		0x40000ULL
+#define MK_SHARED_FLAGS		0xf9ULL	/* VM_READ VM_SHARED VM_MAY* */
 
 #define MK_UNIX_FILL		'u'
 
@@ -176,7 +202,8 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
  * memory, whose SHMEM record and its PAGES come with the first of them,
  * after its FS record. The PROCESS record names the files table (the
  * FD records' objref) and the fs_struct (a new objref, before the task's
- * FILE records).
+ * FILE records). The root's VMAs of a memfd and a shared file
+ * (mk_spec.memfd, shared_file) come after those.
  */
 unsigned char *mk_image(const struct mk_spec *s, size_t *len);
 

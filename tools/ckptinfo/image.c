@@ -49,8 +49,19 @@ const char *ci_vma_kind(uint32_t kind)
 	case CKPT_VMA_VDSO: return "vdso";
 	case CKPT_VMA_VVAR: return "vvar";
 	case CKPT_VMA_SHARED_ANON: return "shared-anon";
+	case CKPT_VMA_SHARED_FILE: return "shared-file";
 	}
 	return "unknown";
+}
+
+const char *ci_seal_name(unsigned int bit)
+{
+	/* F_SEAL_SEAL (0x1) to F_SEAL_EXEC (0x20) */
+	static const char *const seals[] = {
+		"seal", "shrink", "grow", "write", "future-write", "exec",
+	};
+
+	return bit < sizeof(seals) / sizeof(seals[0]) ? seals[bit] : NULL;
 }
 
 const char *ci_unix_type(uint32_t type)
@@ -250,6 +261,34 @@ const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref
 		if (img->pipes[i].objref == objref)
 			return &img->pipes[i];
 	return NULL;
+}
+
+const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f)
+{
+	return f && f->memfd ? ci_shmem_by_ref(img, f->f.obj_objref) : NULL;
+}
+
+const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
+			 char *buf, size_t size)
+{
+	const struct ci_shmem *sh = ci_file_memfd(img, f);
+
+	if (!sh)
+		return f->path;
+	snprintf(buf, size, "memfd:%s", sh->name);
+	return buf;
+}
+
+uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_shmem *sh;
+
+	if (v->kind == CKPT_VMA_SHARED_ANON)
+		return v->file_objref;
+	if (v->kind != CKPT_VMA_FILE && v->kind != CKPT_VMA_SHARED_FILE)
+		return 0;
+	sh = ci_file_memfd(img, ci_file_by_ref(img, v->file_objref));
+	return sh ? sh->objref : 0;
 }
 
 bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref)
@@ -903,6 +942,8 @@ void ci_free(struct ci_image *img)
 		free(img->files[i].locks);
 	}
 	free(img->files);
+	for (i = 0; i < img->nr_shmems; i++)
+		free(img->shmems[i].name);
 	free(img->shmems);
 	free(img->pipes);
 	free(img->tree);

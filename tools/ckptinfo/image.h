@@ -45,13 +45,19 @@ struct ci_file {
 	bool unix_end;			/* an end of a UNIX_PAIR record, up: */
 	int end;			/* which, 0 or 1 (up.end[end]: its own) */
 	struct ckpt_hdr_unix_pair up;
+	bool memfd;			/* open on the memfd f.obj_objref names, path "" */
 };
 
-/* Shared anonymous memory: a SHMEM record, with the first process that maps it. */
+/*
+ * Shared anonymous memory (a SHMEM record, with the first process that
+ * maps it) or a memfd (s.flags & CKPT_SHMEM_MEMFD, with the first process
+ * that has a file open on it).
+ */
 struct ci_shmem {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
 	struct ckpt_hdr_shmem s;
+	char *name;			/* a memfd's, without "memfd:"; else NULL */
 	uint64_t pages;			/* counted in its PAGES records */
 };
 
@@ -153,6 +159,8 @@ void ci_free(struct ci_image *img);
 
 const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
+/* F_SEAL_* bit @bit's name, "seal" to "exec" (a memfd's seals), or NULL. */
+const char *ci_seal_name(unsigned int bit);
 /* A UNIX_PAIR record's socket type: "stream", "dgram", "seqpacket", or NULL. */
 const char *ci_unix_type(uint32_t type);
 /* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
@@ -204,8 +212,21 @@ void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si);
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref);
-/* Whether a VMA of @p maps the SHMEM @objref. */
+/* The SHMEM record of the memfd file @f is open on, or NULL: not a memfd's. */
+const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f);
+/*
+ * What ckptinfo calls the file @f: its path, or a memfd's "memfd:NAME"
+ * (as /proc/PID/maps does), in @buf (@size bytes) then.
+ */
+const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
+			 char *buf, size_t size);
+/* Whether a shared-anon VMA of @p maps the SHMEM @objref. */
 bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref);
+/*
+ * The SHMEM the VMA @v maps: a shared-anon VMA's, or the memfd of the
+ * file a file VMA (private or shared) maps; 0 for none.
+ */
+uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
 

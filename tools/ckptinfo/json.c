@@ -394,6 +394,8 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
+		uint32_t shmem = ci_vma_shmem(img, v);
+		char name[300];
 
 		fprintf(out, "%s{\"start\": ", i ? ", " : "");
 		hex(out, v->start);
@@ -405,7 +407,7 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		hex(out, v->vm_flags);
 		fputs(", \"file\": ", out);
 		if (f) {
-			str(out, f->path);
+			str(out, ci_file_name(img, f, name, sizeof(name)));
 			fprintf(out, ", \"offset\": %" PRIu64, (uint64_t)v->pgoff * 4096);
 		} else {
 			fputs("null", out);
@@ -413,6 +415,8 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		if (v->kind == CKPT_VMA_SHARED_ANON)
 			fprintf(out, ", \"shmem\": %u, \"offset\": %" PRIu64,
 				v->file_objref, (uint64_t)v->pgoff * 4096);
+		else if (shmem)	/* a memfd's file's */
+			fprintf(out, ", \"shmem\": %u", shmem);
 		fputc('}', out);
 	}
 	fputs("]}", out);
@@ -484,18 +488,22 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
 		const char *sep = "", *lsep;
+		char name[300];
 
 		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", p->fds[i].fd);
-		str(out, f->path);
+		str(out, ci_file_name(img, f, name, sizeof(name)));
 		fprintf(out, ", \"flags\": %u, \"mode\": %u, \"pos\": %" PRId64
 			", \"cloexec\": %s, \"file\": %u, \"pipe\": ",
 			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
-		if (f->f.obj_objref)	/* a pipe end's, or a FIFO's file's (a path) */
-			fprintf(out, "%u", f->f.obj_objref);
+		/* a pipe end's, or a FIFO's file's (a path); a memfd's file's SHMEM */
+		if (f->f.obj_objref && !f->memfd)
+			fprintf(out, "%u, \"memfd\": null", f->f.obj_objref);
+		else if (f->f.obj_objref)
+			fprintf(out, "null, \"memfd\": %u", f->f.obj_objref);
 		else
-			fputs("null", out);
+			fputs("null, \"memfd\": null", out);
 		fputs(", \"eventfd\": ", out);
 		if (f->eventfd)
 			fprintf(out, "{\"count\": %" PRIu64 ", \"semaphore\": %s}",
@@ -596,11 +604,14 @@ static void process(FILE *out, const struct ci_image *img,
 }
 
 /*
- * "shmem": [{objref, size, nr_pages, flags, noreserve, saved_with,
- * mapped_by}, ...], empty in an image without shared memory.
+ * "shmem": [{objref, size, nr_pages, flags, noreserve, memfd, name, seals,
+ * exec, saved_with, mapped_by}, ...], empty in an image without shared
+ * memory or memfds.
  */
 static void shmems(FILE *out, const struct ci_image *img)
 {
+	const char *sep;
+	unsigned int bit;
 	size_t i;
 
 	fputs(", \"shmem\": [", out);
@@ -608,10 +619,23 @@ static void shmems(FILE *out, const struct ci_image *img)
 		const struct ci_shmem *sh = &img->shmems[i];
 
 		fprintf(out, "%s{\"objref\": %u, \"size\": %" PRIu64 ", \"nr_pages\": %" PRIu64
-			", \"flags\": %u, \"noreserve\": %s, \"saved_with\": %d, \"mapped_by\": [",
+			", \"flags\": %u, \"noreserve\": %s, \"memfd\": %s, \"name\": ",
 			i ? ", " : "", sh->objref, (uint64_t)sh->s.size,
 			(uint64_t)sh->s.nr_pages, sh->s.flags,
 			sh->s.flags & CKPT_SHMEM_NORESERVE ? "true" : "false",
+			sh->s.flags & CKPT_SHMEM_MEMFD ? "true" : "false");
+		if (sh->name)
+			str(out, sh->name);
+		else
+			fputs("null", out);
+		fputs(", \"seals\": [", out);
+		for (bit = 0, sep = ""; ci_seal_name(bit); bit++)
+			if (sh->s.seals & 1U << bit) {
+				fprintf(out, "%s\"%s\"", sep, ci_seal_name(bit));
+				sep = ", ";
+			}
+		fprintf(out, "], \"exec\": %s, \"saved_with\": %d, \"mapped_by\": [",
+			sh->s.flags & CKPT_SHMEM_EXEC ? "true" : "false",
 			img->procs[sh->proc].task.pid);
 		ci_print_shmem_mappers(out, img, sh->objref);
 		fputs("]}", out);

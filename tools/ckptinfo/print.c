@@ -387,13 +387,15 @@ static void print_memory(FILE *out, const struct ci_image *img,
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
+		char name[300];
 
 		fprintf(out, "  %012" PRIx64 "-%012" PRIx64 " %s %-4s %6" PRIu64 " pages",
 			(uint64_t)v->start, (uint64_t)v->end,
 			ci_prot(v->vm_flags, prot), ci_vma_kind(v->kind),
 			(uint64_t)v->nr_pages);
 		if (f)
-			fprintf(out, "  %s @%#" PRIx64, f->path, (uint64_t)v->pgoff * 4096);
+			fprintf(out, "  %s @%#" PRIx64, ci_file_name(img, f, name, sizeof(name)),
+				(uint64_t)v->pgoff * 4096);
 		if (v->kind == CKPT_VMA_SHARED_ANON)
 			fprintf(out, "  shmem %u @%#" PRIx64, v->file_objref,
 				(uint64_t)v->pgoff * 4096);
@@ -401,20 +403,45 @@ static void print_memory(FILE *out, const struct ci_image *img,
 	}
 }
 
-/* The processes that map a SHMEM (image.h): its "mapped by" list. */
+/*
+ * The processes that map a SHMEM (image.h): its "mapped by" list, a
+ * memfd's through a file open on it.
+ */
 size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
 {
-	size_t i, n = 0;
+	const struct ci_proc *p;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < img->nr_procs; i++)
-		if (ci_proc_maps_shmem(&img->procs[i], objref))
-			fprintf(out, "%s%d", n++ ? ", " : "", img->procs[i].task.pid);
+	for (i = 0; i < img->nr_procs; i++) {
+		p = &img->procs[i];
+		for (k = 0; k < p->nr_vmas && ci_vma_shmem(img, &p->vmas[k].v) != objref; k++)
+			;
+		if (k < p->nr_vmas)
+			fprintf(out, "%s%d", n++ ? ", " : "", p->task.pid);
+	}
 	return n;
 }
 
+/* ", seals shrink,grow,exec" (", seals none"): a memfd's F_SEAL_* */
+static void print_seals(FILE *out, uint32_t seals)
+{
+	const char *sep = " ";
+	unsigned int bit;
+
+	fputs(", seals", out);
+	for (bit = 0; ci_seal_name(bit); bit++)
+		if (seals & 1U << bit) {
+			fprintf(out, "%s%s", sep, ci_seal_name(bit));
+			sep = ",";
+		}
+	if (*sep == ' ')
+		fputs(" none", out);
+}
+
 /*
- * "shared memory: 1 object", then each SHMEM record: its objref, size,
- * pages, the process whose records hold it and those that map it.
+ * "shared memory: 1 object", then each SHMEM record: its objref, a
+ * memfd's name, size, pages, a memfd's seals, the process whose records
+ * hold it and those that map it.
  */
 static void print_shmems(FILE *out, const struct ci_image *img)
 {
@@ -427,9 +454,15 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 	for (i = 0; i < img->nr_shmems; i++) {
 		const struct ci_shmem *sh = &img->shmems[i];
 
-		fprintf(out, "  shmem %u: %" PRIu64 " bytes, %" PRIu64 " pages%s, saved with %d",
-			sh->objref, (uint64_t)sh->s.size, (uint64_t)sh->s.nr_pages,
-			sh->s.flags & CKPT_SHMEM_NORESERVE ? ", noreserve" : "",
+		fprintf(out, "  shmem %u: ", sh->objref);
+		if (sh->name)
+			fprintf(out, "memfd \"%s\", ", sh->name);
+		fprintf(out, "%" PRIu64 " bytes, %" PRIu64 " pages%s",
+			(uint64_t)sh->s.size, (uint64_t)sh->s.nr_pages,
+			sh->s.flags & CKPT_SHMEM_NORESERVE ? ", noreserve" : "");
+		if (sh->s.flags & CKPT_SHMEM_MEMFD)
+			print_seals(out, sh->s.seals);
+		fprintf(out, "%s, saved with %d", sh->s.flags & CKPT_SHMEM_EXEC ? ", executable" : "",
 			img->procs[sh->proc].task.pid);
 		fputs(", mapped by ", out);
 		if (!ci_print_shmem_mappers(out, img, sh->objref))
@@ -627,6 +660,9 @@ static void print_files(FILE *out, const struct ci_image *img,
 
 		if (f->f.obj_objref && f->path[0])
 			fifo_name(name, sizeof(name), img, f);
+		else if (f->memfd)
+			snprintf(name, sizeof(name), "memfd:%s (shmem %u)",
+				 ci_file_memfd(img, f)->name, f->f.obj_objref);
 		else if (f->f.obj_objref)
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.obj_objref,
 				 f->f.f_flags & 3 ? "write" : "read");

@@ -15,11 +15,31 @@
 #include <sys/stat.h>
 
 #define USER_TOP	(1ULL << 56)	/* above any x86_64 user address */
+#define VM_WRITE	0x2ULL
 #define VM_SHARED	0x8ULL
 #define VM_MAYSHARE	0x80ULL
-/* What mmap(MAP_SHARED | MAP_ANONYMOUS) never gives: VM_GROWSDOWN, VM_ACCOUNT, VM_WIPEONFORK */
-#define VM_NOT_SHARED_ANON	(0x100ULL | 0x100000ULL | 0x2000000ULL)
-#define MAX_LFS_FILESIZE	((uint64_t)INT64_MAX)/* The personality flags a 64-bit task may have (PER_LINUX is 0). */
+/*
+ * What a shared mapping never has: VM_GROWSDOWN, VM_ACCOUNT, VM_WIPEONFORK
+ * (mmap(MAP_SHARED) never gives them)
+ */
+#define VM_NOT_SHARED	(0x100ULL | 0x100000ULL | 0x2000000ULL)
+/*
+ * The VMA flags restart gives back, its CKPT_VM_FLAGS: VM_READ, VM_WRITE,
+ * VM_EXEC, VM_MAYREAD, VM_MAYWRITE, VM_MAYEXEC, VM_GROWSDOWN, VM_ACCOUNT,
+ * VM_NORESERVE, VM_SOFTDIRTY, VM_DONTCOPY, VM_WIPEONFORK, VM_DONTDUMP,
+ * VM_SEQ_READ, VM_RAND_READ, VM_HUGEPAGE, VM_NOHUGEPAGE
+ */
+#define VM_FLAGS	(0x7ULL | 0x70ULL | 0x100ULL | 0x100000ULL | 0x200000ULL | \
+			 0x8000000ULL | 0x20000ULL | 0x2000000ULL | 0x4000000ULL | \
+			 0x8000ULL | 0x10000ULL | 0x20000000ULL | 0x40000000ULL)
+#define MAX_LFS_FILESIZE	((uint64_t)INT64_MAX)
+/* A memfd's name, its NUL included: MFD_NAME_MAX_LEN (NAME_MAX less "memfd:") + 1 */
+#define MEMFD_NAME_MAX	250
+/* F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW, F_SEAL_WRITE, F_SEAL_FUTURE_WRITE, F_SEAL_EXEC */
+#define MEMFD_SEALS	0x3fU
+#define F_SEAL_WRITES	(0x8U | 0x10U)	/* F_SEAL_WRITE, F_SEAL_FUTURE_WRITE */
+#define F_SEAL_EXEC_BIT	0x20U
+/* The personality flags a 64-bit task may have (PER_LINUX is 0). */
 #define PER_FLAGS	(UNAME26 | ADDR_NO_RANDOMIZE | FDPIC_FUNCPTRS | MMAP_PAGE_ZERO | \
 			 ADDR_COMPAT_LAYOUT | READ_IMPLIES_EXEC | ADDR_LIMIT_32BIT | \
 			 SHORT_INODE | WHOLE_SECONDS | STICKY_TIMEOUTS | ADDR_LIMIT_3GB)
@@ -289,14 +309,22 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 #define FIFO_FLAGS	(3U | 02000U | 04000U | 010000U | 020000U | 0100000U | 01000000U | \
 			 04000000U)
 
+/*
+ * The flags a memfd's file may have, restart's CKPT_OPEN_FLAGS less
+ * O_DIRECTORY, O_NOFOLLOW and FASYNC (it opens the memfd again as a reopen
+ * through /proc/PID/fd would)
+ */
+#define MEMFD_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U | 020000U))
+
 /* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
 static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
 {
 	struct ci_pipe *cp = (struct ci_pipe *)ci_pipe_by_ref(r->img, f->obj_objref);
 
 	if (!cp)
-		rd_bad(r, "%s of objref %u, which no PIPE record before it has",
-		       fifo ? "a FIFO's file" : "a pipe end", f->obj_objref);
+		rd_bad(r, fifo ? "a FIFO's file of objref %u, which no PIPE record before it has" :
+			 "a pipe end or a memfd's file (no path) of objref %u, which no PIPE or SHMEM record before it has",
+		       f->obj_objref);
 	else if (!(cp->p.flags & CKPT_PIPE_FIFO) != !fifo)
 		rd_bad(r, fifo ? "a FIFO's file (a path) naming pipe %u, which is no FIFO's" :
 			 "a pipe end (no path) naming pipe %u, a FIFO's (its files have its path)",
@@ -324,6 +352,35 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 		return rd_bad(r, "the %s end of pipe %u named twice", acc ? "write" : "read",
 			      f->obj_objref);
 	cp->ends[acc] = true;
+	return 0;
+}
+
+/*
+ * A FILE record of a file open on a memfd (no path), @sh its SHMEM
+ * record: as restart opens the memfd again, no file's identity, the
+ * memfd's mode, flags a reopen keeps.
+ */
+static int memfd_file(struct reader *r, const struct ckpt_hdr_file *f,
+		      const struct ci_shmem *sh)
+{
+	uint32_t mode = S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666);
+
+	if (!(sh->s.flags & CKPT_SHMEM_MEMFD))
+		return rd_bad(r, "a memfd's file (no path) naming shmem %u, shared anonymous memory, no memfd",
+			      f->obj_objref);
+	if (f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
+	    f->mtime_nsec)
+		return rd_bad(r, "a memfd's file with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
+			      (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
+			      (unsigned long long)f->size);
+	if (f->i_mode != mode)
+		return rd_bad(r, "a memfd's file of mode %#o, its memfd's is %#o", f->i_mode, mode);
+	if ((f->f_flags & 3) == 3)
+		return rd_bad(r, "a memfd's file opened neither for reading nor for writing (flags %#o)",
+			      f->f_flags);
+	if (f->f_flags & ~MEMFD_FILE_FLAGS)
+		return rd_bad(r, "a memfd's file with flags %#o restart does not open a memfd with (%#o)",
+			      f->f_flags, f->f_flags & ~MEMFD_FILE_FLAGS);
 	return 0;
 }
 
@@ -398,18 +455,25 @@ int rd_file(struct reader *r)
 	cf->path = buf;
 	cf->objref = r->rec.objref;
 	cf->proc = img->nr_procs - 1;
-	/* a pipe end's path is empty, a FIFO's file's (a obj_objref too) a path */
+	/*
+	 * a pipe end's and a memfd's file's path is empty, a FIFO's file's (a
+	 * obj_objref too) a path
+	 */
 	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
 	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
 	    (buf[0] ? buf[0] != '/' : !cf->f.obj_objref)) {
 		cf->path = NULL;
 		free(buf);
 		img->nr_files--;
-		return rd_bad(r, "path length, termination or not absolute (a pipe end's: empty)");
+		return rd_bad(r, "path length, termination or not absolute (a pipe end's or a memfd's: empty)");
 	}
 	img->procs[img->nr_procs - 1].nr_files++;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
+	if (cf->f.obj_objref && !buf[0] && ci_shmem_by_ref(img, cf->f.obj_objref)) {
+		cf->memfd = true;
+		return memfd_file(r, &cf->f, ci_shmem_by_ref(img, cf->f.obj_objref));
+	}
 	if (cf->f.obj_objref && !buf[0])
 		return pipe_end(r, &cf->f);
 	return path_file(r, &cf->f, buf);
@@ -559,9 +623,10 @@ int rd_lock(struct reader *r)
 
 	if (rd_payload(r, &l, sizeof(l)))
 		return -1;
-	/* a regular file or directory reopened by path, as restart wants */
-	if (!cf || !cf->path[0] || !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
-		return rd_bad(r, "objref %u: no FILE record of a regular file or directory before it",
+	/* a regular file or directory reopened by path, or a memfd's, as restart wants */
+	if (!cf || (!cf->path[0] && !cf->memfd) ||
+	    !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
+		return rd_bad(r, "objref %u: no FILE record of a regular file, a directory or a memfd before it",
 			      r->rec.objref);
 	if (l.kind == CKPT_LOCK_POSIX) {
 		const struct ci_proc *p = &r->img->procs[r->img->nr_procs - 1];
@@ -771,29 +836,83 @@ int rd_pipe(struct reader *r)
 	return 0;
 }
 
-/* A SHMEM record: the image's, mapped by this process and any later one. */
+/*
+ * A memfd's SHMEM record @hs (after its flags, size and reserved field):
+ * as memfd_create() makes one, its @name (the payload after @hs) as
+ * long as name_len says, terminated there.
+ */
+static int memfd_ok(struct reader *r, const struct ckpt_hdr_shmem *hs, const char *name)
+{
+	if (!(hs->flags & CKPT_SHMEM_NORESERVE))
+		return rd_bad(r, "flags %#x: a memfd without CKPT_SHMEM_NORESERVE (memfd_create() charges none)",
+			      hs->flags);
+	if (hs->seals & ~MEMFD_SEALS)
+		return rd_bad(r, "a memfd's seals %#x: unknown seals %#x", hs->seals,
+			      hs->seals & ~MEMFD_SEALS);
+	if (!(hs->flags & CKPT_SHMEM_EXEC) && !(hs->seals & F_SEAL_EXEC_BIT))
+		return rd_bad(r, "flags %#x, seals %#x: a memfd neither executable (CKPT_SHMEM_EXEC) nor sealed F_SEAL_EXEC",
+			      hs->flags, hs->seals);
+	if (!hs->name_len || hs->name_len > MEMFD_NAME_MAX)
+		return rd_bad(r, "a memfd's name length %u, not 1 to %u", hs->name_len,
+			      MEMFD_NAME_MAX);
+	if (r->rec.len != sizeof(*hs) + hs->name_len)
+		return rd_bad(r, "length %llu, expected %zu: a memfd's name of %u bytes after the record",
+			      (unsigned long long)r->rec.len, sizeof(*hs) + hs->name_len,
+			      hs->name_len);
+	if (name[hs->name_len - 1] || strlen(name) != hs->name_len - 1)
+		return rd_bad(r, "a memfd's name not NUL-terminated at its length %u, or with a NUL before",
+			      hs->name_len);
+	return 0;
+}
+
+/*
+ * A SHMEM record: the image's, shared anonymous memory mapped by this
+ * process and any later one, or a memfd a FILE record after it names.
+ */
 int rd_shmem(struct reader *r)
 {
 	struct ci_image *img = r->img;
-	struct ckpt_hdr_shmem hs;
+	struct {
+		struct ckpt_hdr_shmem hs;
+		char name[MEMFD_NAME_MAX + 1];
+	} buf = { .name = "" };
+	const struct ckpt_hdr_shmem *hs = &buf.hs;
 	struct ci_shmem *sh;
+	char *name = NULL;
 
-	if (rd_payload(r, &hs, sizeof(hs)))
+	static_assert(sizeof(buf.hs) == 32, "size, nr_pages, flags, seals, name_len, reserved");
+	if (r->rec.len < sizeof(*hs) || r->rec.len > sizeof(*hs) + MEMFD_NAME_MAX)
+		return rd_bad(r, "length %llu: not a SHMEM record (%zu bytes, then a memfd's name of up to %u)",
+			      (unsigned long long)r->rec.len, sizeof(*hs), MEMFD_NAME_MAX);
+	if (rd_payload(r, &buf, r->rec.len))
 		return -1;
-	if (hs.flags & ~CKPT_SHMEM_NORESERVE)
-		return rd_bad(r, "unknown flags %#x", hs.flags);
-	if (hs.__reserved)
-		return rd_bad(r, "reserved field %#x, not 0", hs.__reserved);
-	if (!hs.size || hs.size > MAX_LFS_FILESIZE ||
-	    hs.nr_pages > (hs.size + PAGE_SIZE - 1) / PAGE_SIZE)
+	if (hs->flags & ~(CKPT_SHMEM_NORESERVE | CKPT_SHMEM_MEMFD | CKPT_SHMEM_EXEC))
+		return rd_bad(r, "unknown flags %#x", hs->flags);
+	if (hs->__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", hs->__reserved);
+	if ((!hs->size && !(hs->flags & CKPT_SHMEM_MEMFD)) || hs->size > MAX_LFS_FILESIZE ||
+	    hs->nr_pages > (hs->size + PAGE_SIZE - 1) / PAGE_SIZE)
 		return rd_bad(r, "size %llu with %llu pages: empty, too large or more pages than fit",
-			      (unsigned long long)hs.size, (unsigned long long)hs.nr_pages);
+			      (unsigned long long)hs->size, (unsigned long long)hs->nr_pages);
+	if (hs->flags & CKPT_SHMEM_MEMFD) {
+		if (memfd_ok(r, hs, buf.name))
+			return -1;
+		name = strdup(buf.name);
+		if (!name)
+			return rd_bad(r, "out of memory");
+	} else if (hs->seals || hs->name_len || hs->flags & CKPT_SHMEM_EXEC ||
+		   r->rec.len != sizeof(*hs)) {
+		return rd_bad(r, "seals %#x, name length %u, flags %#x, length %llu: a memfd's seals, name or exec flag on shared anonymous memory",
+			      hs->seals, hs->name_len, hs->flags, (unsigned long long)r->rec.len);
+	}
 	sh = rd_grow(img->shmems, &img->nr_shmems, sizeof(*sh), MAX_SHMEMS);
-	if (!sh)
+	if (!sh) {
+		free(name);
 		return rd_bad(r, "too many shared memory objects");
+	}
 	img->shmems = sh;
 	img->shmems[img->nr_shmems - 1] = (struct ci_shmem){
-		.objref = r->rec.objref, .proc = img->nr_procs - 1, .s = hs };
+		.objref = r->rec.objref, .proc = img->nr_procs - 1, .s = *hs, .name = name };
 	img->procs[img->nr_procs - 1].nr_shmems++;
 	r->next_page = 0;
 	return 0;
@@ -830,6 +949,9 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 			       !S_ISREG(ci_file_by_ref(r->img, m->exe_objref)->f.i_mode)))
 		return rd_bad(r, "executable objref %u has no FILE record of a regular file",
 			      m->exe_objref);
+	if (ci_file_memfd(r->img, ci_file_by_ref(r->img, m->exe_objref)))
+		return rd_bad(r, "executable objref %u is a memfd's file (fexecve() of a memfd: checkpoint refuses it)",
+			      m->exe_objref);
 	if (m->nr_vmas > MAX_VMAS)
 		return rd_bad(r, "%u VMAs", m->nr_vmas);
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
@@ -840,6 +962,47 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 							 CKPT_MM_MERGE_ANY) ||
 	    (m->flags & CKPT_MM_MDWE_NO_INHERIT && !(m->flags & CKPT_MM_MDWE)))
 		return rd_bad(r, "coredump_filter %#x, flags %#x", m->coredump_filter, m->flags);
+	return 0;
+}
+
+/*
+ * A CKPT_VMA_SHARED_FILE VMA @v: its flags a shared file mapping's, its
+ * FILE record a regular file's open as mmap(MAP_SHARED) wants it (for
+ * reading; for writing iff VM_SHARED, which a writable mapping needs),
+ * a memfd's not sealed against writes if writable.
+ */
+static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_file *f = ci_file_by_ref(r->img, v->file_objref);
+	const struct ci_shmem *sh = ci_file_memfd(r->img, f);
+	uint32_t acc = f ? f->f.f_flags & 3 : 0;	/* O_ACCMODE */
+	const char *name;
+	char buf[300];
+
+	if (v->vm_flags & ~(VM_FLAGS | VM_SHARED | VM_MAYSHARE) ||
+	    v->vm_flags & VM_NOT_SHARED || !(v->vm_flags & VM_MAYSHARE))
+		return rd_bad(r, "vm_flags %#llx: a shared file mapping without VM_MAYSHARE, growing down, accounted, wiped on fork or with flags restart does not give back",
+			      (unsigned long long)v->vm_flags);
+	if (!f || !S_ISREG(f->f.i_mode))
+		return rd_bad(r, "file objref %u has no FILE record of a regular file",
+			      v->file_objref);
+	name = ci_file_name(r->img, f, buf, sizeof(buf));
+	if (f->f.f_flags & 010000000)	/* O_PATH */
+		return rd_bad(r, "a shared mapping of %s, opened O_PATH (flags %#o)", name,
+			      f->f.f_flags);
+	if (acc != 0 && acc != 2)
+		return rd_bad(r, "a shared mapping of %s, not open for reading (flags %#o)", name,
+			      f->f.f_flags);
+	if (v->vm_flags & VM_WRITE && !(v->vm_flags & VM_SHARED))
+		return rd_bad(r, "vm_flags %#llx: a writable shared mapping of %s without VM_SHARED",
+			      (unsigned long long)v->vm_flags, name);
+	if (!(v->vm_flags & VM_SHARED) != (acc != 2))
+		return rd_bad(r, "vm_flags %#llx: VM_SHARED %s, but %s is open %s (flags %#o): mmap() gives VM_SHARED to a file open for writing only",
+			      (unsigned long long)v->vm_flags, v->vm_flags & VM_SHARED ? "set" : "clear",
+			      name, acc == 2 ? "for reading and writing" : "read-only", f->f.f_flags);
+	if (sh && v->vm_flags & VM_WRITE && sh->s.seals & F_SEAL_WRITES)
+		return rd_bad(r, "a writable shared mapping of %s, a memfd sealed against writes (seals %#x)",
+			      name, sh->s.seals);
 	return 0;
 }
 
@@ -855,7 +1018,7 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 	    v.start < prev_end)
 		return rd_bad(r, "range %#llx-%#llx empty, unaligned or overlapping the one before",
 			      (unsigned long long)v.start, (unsigned long long)v.end);
-	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_ANON)
+	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_FILE)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
 	if (v.kind == CKPT_VMA_FILE && (!ci_file_by_ref(r->img, v.file_objref) ||
 					!S_ISREG(ci_file_by_ref(r->img, v.file_objref)->f.i_mode)))
@@ -865,7 +1028,13 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
 			      v.file_objref);
 	if (v.kind == CKPT_VMA_SHARED_ANON &&
-	    ((~v.vm_flags & (VM_SHARED | VM_MAYSHARE)) || v.vm_flags & VM_NOT_SHARED_ANON))
+	    ci_shmem_by_ref(r->img, v.file_objref)->s.flags & CKPT_SHMEM_MEMFD)
+		return rd_bad(r, "shared memory objref %u is a memfd's SHMEM record: a memfd is mapped through a FILE record (a shared-file or file VMA)",
+			      v.file_objref);
+	if (v.kind == CKPT_VMA_SHARED_FILE && shared_file_vma(r, &v))
+		return -1;
+	if (v.kind == CKPT_VMA_SHARED_ANON &&
+	    ((~v.vm_flags & (VM_SHARED | VM_MAYSHARE)) || v.vm_flags & VM_NOT_SHARED))
 		return rd_bad(r, "vm_flags %#llx: shared memory without VM_SHARED and VM_MAYSHARE, or growing down, accounted or wiped on fork",
 			      (unsigned long long)v.vm_flags);
 	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
