@@ -10,7 +10,7 @@
  *   - refusals, each refused child carrying on: a memfd the test has
  *     another file of (EBUSY, naming the test), or has one in flight in a
  *     socket (EBUSY, "try again"), one only the test maps (EBUSY), one
- *     whose mode was changed (EOPNOTSUPP).
+ *     whose mode was changed (EOPNOTSUPP); SysV shared memory (EOPNOTSUPP).
  */
 #include "crtest.h"
 #include "tap.h"
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -136,9 +137,32 @@ static void refuse_mode(void)
 	check_refused(pid, IMG, EOPNOTSUPP, "mode was changed", "a memfd whose mode was changed");
 }
 
+/* A child that inherited a SysV shared memory attachment: EOPNOTSUPP. */
+static void refuse_sysv(void)
+{
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600), fd;
+	void *at;
+	pid_t pid;
+
+	if (id < 0 && errno == ENOSYS) {	/* a kernel without SYSVIPC */
+		tap_skip("SysV shared memory: not in this kernel");
+		tap_skip("SysV shared memory: not in this kernel");
+		return;
+	}
+	at = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
+	fd = open("/dev/null", O_RDONLY);
+	if (at == (void *)-1 || fd < 0)
+		tap_bail("setup: SysV shared memory: %m");
+	pid = fork_holding(fd, fd, true);
+	shmdt(at);
+	shmctl(id, IPC_RMID, NULL);
+	close(fd);
+	check_refused(pid, IMG, EOPNOTSUPP, "SysV shared memory", "SysV shared memory");
+}
+
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(13);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/memfds.info") == 0,
@@ -147,5 +171,6 @@ int main(void)
 	refuse_in_flight();
 	refuse_mapped();
 	refuse_mode();
+	refuse_sysv();
 	return tap_done();
 }
