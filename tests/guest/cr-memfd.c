@@ -10,13 +10,16 @@
  *   - refusals, each refused child carrying on: a memfd the test has
  *     another file of (EBUSY, naming the test), or has one in flight in a
  *     socket (EBUSY, "try again"), one only the test maps (EBUSY), one
- *     whose mode was changed (EOPNOTSUPP); SysV shared memory (EOPNOTSUPP).
+ *     whose mode was changed (EOPNOTSUPP); SysV shared memory (EOPNOTSUPP);
+ *   - a memfd shared with a child that changed its uid since is saved:
+ *     the memfd is judged once, by the process saved first.
  */
 #include "crtest.h"
 #include "tap.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,7 @@
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define READY	"/tmp/memfds.ready"
@@ -137,6 +141,55 @@ static void refuse_mode(void)
 	check_refused(pid, IMG, EOPNOTSUPP, "mode was changed", "a memfd whose mode was changed");
 }
 
+/* In a child of the test: keep @fd as descriptor 3 alone, and stop. */
+static void hold_and_stop(int fd)
+{
+	if (!null_stdio() || dup2(fd, 3) != 3 || close_range(4, ~0U, 0))
+		_exit(126);
+	raise(SIGSTOP);
+	pause();
+	_exit(0);
+}
+
+/*
+ * A memfd a process shares with its child, which changed its uid since
+ * (setuid()): the memfd is judged once, by the process saved first (its
+ * maker), not again by each holder: the tree is saved.
+ */
+static void setuid_child(void)
+{
+	int fd = memfd("shared"), p[2], st;
+	pid_t pid, kid = 0;
+	long crid;
+
+	if (pipe(p))
+		tap_bail("setup: pipe: %m");
+	pid = fork();
+	if (pid < 0)
+		tap_bail("setup: fork: %m");
+	/* each stops itself, its descriptors set: the test's stdout is not in */
+	if (!pid) {
+		kid = fork();
+		if (!kid && setresuid(65534, 65534, 65534))
+			_exit(125);
+		if (kid > 0 && (waitpid(kid, &st, WUNTRACED) != kid || !WIFSTOPPED(st) ||
+				write(p[1], &kid, sizeof(kid)) != sizeof(kid)))
+			_exit(125);
+		hold_and_stop(fd);
+	}
+	close(p[1]);
+	if (read(p[0], &kid, sizeof(kid)) != sizeof(kid) || kid <= 0 ||
+	    waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		tap_bail("setup: the memfd's holders did not stop");
+	close(p[0]);
+	close(fd);
+	crid = checkpoint_retry(pid, IMG);
+	tap_ok(crid > 0, "a memfd shared with a child that setuid() since: saved (%ld %s)", crid,
+	       crid > 0 ? "" : engine_stat("checkpoint.refused"));
+	kill(kid, SIGKILL);
+	kill_wait(pid);
+}
+
 /* A child that inherited a SysV shared memory attachment: EOPNOTSUPP. */
 static void refuse_sysv(void)
 {
@@ -162,7 +215,7 @@ static void refuse_sysv(void)
 
 int main(void)
 {
-	tap_plan(13);
+	tap_plan(14);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/memfds.info") == 0,
@@ -172,5 +225,6 @@ int main(void)
 	refuse_mapped();
 	refuse_mode();
 	refuse_sysv();
+	setuid_child();
 	return tap_done();
 }
