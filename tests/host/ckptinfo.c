@@ -650,8 +650,9 @@ static void shmem_valid(const unsigned char *buf, size_t len)
 	     p[0].vmas[1].v.file_objref == sh->objref &&
 	     p[1].vmas[1].v.kind == CKPT_VMA_SHARED_ANON &&
 	     p[1].vmas[1].v.file_objref == sh->objref &&
-	     ci_proc_maps_shmem(&p[0], sh->objref) && ci_proc_maps_shmem(&p[1], sh->objref) &&
-	     !ci_proc_maps_shmem(&p[2], sh->objref) &&
+	     ci_proc_maps_shmem(&ci, &p[0], sh->objref) &&
+	     ci_proc_maps_shmem(&ci, &p[1], sh->objref) &&
+	     !ci_proc_maps_shmem(&ci, &p[2], sh->objref) &&
 	     p[0].pages == 1 && p[1].pages == 1 && ci.pages == 3 + 2;
 	tap_ok(ok, "one SHMEM saved with the root, mapped by the root's and the child's VMAs: valid, read once%s%s",
 	       ret ? ": " : "", ret ? ci.error : "");
@@ -2267,7 +2268,8 @@ static void memfd_valid(const unsigned char *buf, size_t len)
 	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
 	     p[0].vmas[1].v.file_objref == 7 && ci_vma_shmem(&ci, &p[0].vmas[1].v) == 6 &&
 	     p[0].vmas[2].v.kind == CKPT_VMA_SHARED_FILE && p[0].vmas[2].v.file_objref == 9 &&
-	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && !ci_proc_maps_shmem(&p[0], 6) &&
+	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && ci_proc_maps_shmem(&ci, &p[0], 6) &&
+	     !ci_proc_maps_shmem(&ci, &p[1], 6) &&
 	     p[0].nr_fds == 4 && p[0].fds[3].fd == 20 && p[0].fds[3].file_objref == 7 &&
 	     p[0].nr_files == 5 && p[0].nr_shmems == 1 && p[0].pages == 1 &&
 	     ci.pages == 3 + 2;

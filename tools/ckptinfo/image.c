@@ -291,13 +291,12 @@ uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v)
 	return sh ? sh->objref : 0;
 }
 
-bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref)
+bool ci_proc_maps_shmem(const struct ci_image *img, const struct ci_proc *p, uint32_t objref)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr_vmas; i++)
-		if (p->vmas[i].v.kind == CKPT_VMA_SHARED_ANON &&
-		    p->vmas[i].v.file_objref == objref)
+		if (ci_vma_shmem(img, &p->vmas[i].v) == objref)
 			return true;
 	return false;
 }

@@ -220,13 +220,13 @@ const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci
  */
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
 			 char *buf, size_t size);
-/* Whether a shared-anon VMA of @p maps the SHMEM @objref. */
-bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref);
 /*
  * The SHMEM the VMA @v maps: a shared-anon VMA's, or the memfd of the
  * file a file VMA (private or shared) maps; 0 for none.
  */
 uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v);
+/* Whether a VMA of @p maps the SHMEM @objref (ci_vma_shmem(): a memfd's too). */
+bool ci_proc_maps_shmem(const struct ci_image *img, const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
 

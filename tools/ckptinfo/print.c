@@ -409,16 +409,11 @@ static void print_memory(FILE *out, const struct ci_image *img,
  */
 size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
 {
-	const struct ci_proc *p;
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < img->nr_procs; i++) {
-		p = &img->procs[i];
-		for (k = 0; k < p->nr_vmas && ci_vma_shmem(img, &p->vmas[k].v) != objref; k++)
-			;
-		if (k < p->nr_vmas)
-			fprintf(out, "%s%d", n++ ? ", " : "", p->task.pid);
-	}
+	for (i = 0; i < img->nr_procs; i++)
+		if (ci_proc_maps_shmem(img, &img->procs[i], objref))
+			fprintf(out, "%s%d", n++ ? ", " : "", img->procs[i].task.pid);
 	return n;
 }
 
