@@ -266,6 +266,17 @@ static int fs_dir(struct reader *r, const char *what, uint32_t objref)
 	return 0;
 }
 
+/* The record's regular file @what (executable, file): a FILE record before it. */
+static int reg_file(struct reader *r, const char *what, uint32_t objref)
+{
+	const struct ci_file *f = ci_file_by_ref(r->img, objref);
+
+	if (!f || !S_ISREG(f->f.i_mode))
+		return rd_bad(r, "%s objref %u has no FILE record of a regular file", what,
+			      objref);
+	return 0;
+}
+
 int rd_fs(struct reader *r, struct ci_proc *p)
 {
 	struct ckpt_hdr_fs *fs = &p->fs;
@@ -945,10 +956,8 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 
 	if (rd_payload(r, m, sizeof(*m)))
 		return -1;
-	if (m->exe_objref && (!ci_file_by_ref(r->img, m->exe_objref) ||
-			       !S_ISREG(ci_file_by_ref(r->img, m->exe_objref)->f.i_mode)))
-		return rd_bad(r, "executable objref %u has no FILE record of a regular file",
-			      m->exe_objref);
+	if (m->exe_objref && reg_file(r, "executable", m->exe_objref))
+		return -1;
 	if (ci_file_memfd(r->img, ci_file_by_ref(r->img, m->exe_objref)))
 		return rd_bad(r, "executable objref %u is a memfd's file (fexecve() of a memfd: checkpoint refuses it)",
 			      m->exe_objref);
@@ -983,9 +992,8 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	    v->vm_flags & VM_NOT_SHARED || !(v->vm_flags & VM_MAYSHARE))
 		return rd_bad(r, "vm_flags %#llx: a shared file mapping without VM_MAYSHARE, growing down, accounted, wiped on fork or with flags restart does not give back",
 			      (unsigned long long)v->vm_flags);
-	if (!f || !S_ISREG(f->f.i_mode))
-		return rd_bad(r, "file objref %u has no FILE record of a regular file",
-			      v->file_objref);
+	if (reg_file(r, "file", v->file_objref))
+		return -1;
 	name = ci_file_name(r->img, f, buf, sizeof(buf));
 	if (f->f.f_flags & 010000000)	/* O_PATH */
 		return rd_bad(r, "a shared mapping of %s, opened O_PATH (flags %#o)", name,
@@ -1020,10 +1028,8 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 			      (unsigned long long)v.start, (unsigned long long)v.end);
 	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_FILE)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
-	if (v.kind == CKPT_VMA_FILE && (!ci_file_by_ref(r->img, v.file_objref) ||
-					!S_ISREG(ci_file_by_ref(r->img, v.file_objref)->f.i_mode)))
-		return rd_bad(r, "file objref %u has no FILE record of a regular file",
-			      v.file_objref);
+	if (v.kind == CKPT_VMA_FILE && reg_file(r, "file", v.file_objref))
+		return -1;
 	if (v.kind == CKPT_VMA_SHARED_ANON && !ci_shmem_by_ref(r->img, v.file_objref))
 		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
 			      v.file_objref);
