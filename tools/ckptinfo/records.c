@@ -345,6 +345,13 @@ static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *
 	return NULL;
 }
 
+/* Whether @f names a file's identity (a pipe end's and a memfd's file have none). */
+static bool has_identity(const struct ckpt_hdr_file *f)
+{
+	return f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
+	       f->mtime_nsec;
+}
+
 /* A FILE record of a pipe end: its PIPE record's, each end once. */
 static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 {
@@ -354,9 +361,7 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 	if (!cp)
 		return -1;
 	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
-	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) ||
-	    f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
-	    f->mtime_nsec)
+	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) || has_identity(f))
 		return rd_bad(r, "a pipe end: mode %#o, flags %#o, an offset or a file's identity",
 			      f->i_mode, f->f_flags);
 	if (cp->ends[acc])
@@ -379,8 +384,7 @@ static int memfd_file(struct reader *r, const struct ckpt_hdr_file *f,
 	if (!(sh->s.flags & CKPT_SHMEM_MEMFD))
 		return rd_bad(r, "a memfd's file (no path) naming shmem %u, shared anonymous memory, no memfd",
 			      f->obj_objref);
-	if (f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
-	    f->mtime_nsec)
+	if (has_identity(f))
 		return rd_bad(r, "a memfd's file with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
 			      (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
 			      (unsigned long long)f->size);
