@@ -1695,7 +1695,7 @@ static void fifo_tests(void)
 		"/tmp/fifo: a FIFO's file opened neither for reading nor for writing (flags 0100003)");
 	s.fifo_acc[0] = 020000000;	/* __O_TMPFILE */
 	refused("a FIFO's file with an open() flag restart does not give back", &s,
-		"/tmp/fifo: flags 020100000: open() flags restart does not give back (020000000)");
+		"/tmp/fifo: a FIFO's file with flags 020100000 a FIFO is not reopened with (020000000)");
 	s.fifo_acc[0] = 040000;	/* O_DIRECT: packet mode, which open() refuses on a FIFO */
 	refused("a FIFO's file in packet mode (O_DIRECT)", &s,
 		"/tmp/fifo: a FIFO's file with flags 0140000 a FIFO is not reopened with (040000)");
@@ -2237,6 +2237,9 @@ static const struct patch_case memfd_cases[] = {
 	  "a shared mapping of /tmp/shared.dat, not open for reading (flags 01)" },
 	{ "a shared-file VMA of a file opened O_PATH", M_SFILE, FI(f_flags), 010000002, 4,
 	  "a shared mapping of /tmp/shared.dat, opened O_PATH (flags 010000002)" },
+	{ "a regular file with an open() flag restart does not give back (__O_TMPFILE)", M_SFILE,
+	  FI(f_flags), 020000002, 4,
+	  "/tmp/shared.dat: flags 020000002: open() flags restart does not give back (020000000)" },
 	{ "a VMA of an unknown kind (7)", M_VMA_SHARED, VMA(kind), 7, 4, "unknown VMA kind 7" },
 	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
 	  "executable objref 7 is a memfd's file" },

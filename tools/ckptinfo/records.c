@@ -430,14 +430,15 @@ static int fifo_file(struct reader *r, const struct ckpt_hdr_file *f, const char
 
 /*
  * A FILE record reopened by @path (a FIFO's among them): its flags those
- * open() is given again, rdev a character device's only.
+ * open() is given again (a FIFO's: fifo_file()'s), rdev a character
+ * device's only.
  */
 static int path_file(struct reader *r, const struct ckpt_hdr_file *f, const char *path)
 {
 	if (f->obj_objref && (!S_ISFIFO(f->i_mode) || f->f_pos))
 		return rd_bad(r, "%s: a FIFO's file: mode %#o, offset %lld: not a FIFO's, or not 0",
 			      path, f->i_mode, (long long)f->f_pos);
-	if (f->f_flags & ~OPEN_FLAGS)
+	if (!f->obj_objref && f->f_flags & ~OPEN_FLAGS)
 		return rd_bad(r, "%s: flags %#o: open() flags restart does not give back (%#o)",
 			      path, f->f_flags, f->f_flags & ~OPEN_FLAGS);
 	if (f->rdev && !S_ISCHR(f->i_mode))
