@@ -1565,7 +1565,9 @@ static void pipe_tests(void)
 	ret = read_spec(&s, &ci);
 	tap_ok(!ret && ci.nr_pipes == 1 && ci.pipes[0].p.bytes == 100 &&
 	       ci.pipes[0].p.size == MK_PIPE_SIZE && ci.pipes[0].ends[0] &&
-	       ci.pipes[0].ends[1] && ci.procs[0].nr_fds == 5,
+	       ci.pipes[0].ends[1] && ci.procs[0].nr_fds == 5 &&
+	       ci_file_by_ref(&ci, ci.procs[0].fds[3].file_objref)->kind == CI_FILE_PIPE &&
+	       ci_file_by_ref(&ci, ci.procs[0].fds[4].file_objref)->kind == CI_FILE_PIPE,
 	       "a pipe with both ends in the root and 100 bytes in flight: valid (%s)",
 	       ret ? ci.error : "ok");
 	ci_free(&ci);
@@ -1625,6 +1627,7 @@ static void fifo_tests(void)
 	       ci.pipes[0].p.flags == CKPT_PIPE_FIFO && ci.pipes[0].files == 2 &&
 	       ci.pipes[0].readers == 1 && ci.pipes[0].writers == 1 && f &&
 	       !strcmp(f->path, MK_FIFO_PATH) && f->f.obj_objref == MK_FIFO_REF &&
+	       f->kind == CI_FILE_FIFO && ci_file_by_ref(&ci, 4)->kind == CI_FILE_PATH &&
 	       ci.procs[0].nr_files == 5 && ci.procs[0].nr_fds == 5,
 	       "a FIFO with a reader and a writer, 10 bytes in flight: valid, two files of the root (%s)",
 	       ret ? ci.error : "ok");
@@ -1946,7 +1949,8 @@ static void unix_valid(const char *what, uint32_t type, const struct ckpt_unix_e
 
 	f[0] = ci_file_by_ref(&ci, 6);
 	f[1] = ci_file_by_ref(&ci, 7);
-	tap_ok(!ret && f[0] && f[1] && f[0]->unix_end && f[1]->unix_end && f[0]->end == 0 &&
+	tap_ok(!ret && f[0] && f[1] && f[0]->kind == CI_FILE_UNIX &&
+	       f[1]->kind == CI_FILE_UNIX && f[0]->end == 0 &&
 	       f[1]->end == 1 && f[0]->up.type == type && f[1]->up.end[0].objref == 6 &&
 	       f[1]->up.end[1].objref == 7 && !f[0]->path[0] && f[0]->proc == 0 &&
 	       ci.procs[0].nr_files == 3 + 2 && ci.procs[0].nr_fds == 5 &&
@@ -2266,7 +2270,7 @@ static void memfd_valid(const unsigned char *buf, size_t len)
 	     sh->s.size == MK_MEMFD_SIZE && sh->s.nr_pages == 2 && sh->pages == 2 &&
 	     sh->s.flags == (CKPT_SHMEM_NORESERVE | CKPT_SHMEM_MEMFD) &&
 	     sh->s.seals == MK_MEMFD_SEALS && sh->s.name_len == 4 && sh->proc == 0 &&
-	     f->memfd && ci_file_memfd(&ci, f) == sh && !f->path[0] &&
+	     f->kind == CI_FILE_MEMFD && ci_file_memfd(&ci, f) == sh && !f->path[0] &&
 	     !ci_file_memfd(&ci, ci_file_by_ref(&ci, 9)) &&
 	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
 	     p[0].vmas[1].v.file_objref == 7 && ci_vma_shmem(&ci, &p[0].vmas[1].v) == 6 &&

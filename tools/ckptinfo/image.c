@@ -265,7 +265,7 @@ const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref
 
 const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f)
 {
-	return f && f->memfd ? ci_shmem_by_ref(img, f->f.obj_objref) : NULL;
+	return f && f->kind == CI_FILE_MEMFD ? ci_shmem_by_ref(img, f->f.obj_objref) : NULL;
 }
 
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,

@@ -23,29 +23,37 @@ struct ci_record {
 	uint64_t len;
 };
 
+/* What a file is, as its record says: set once, when it is read. */
+enum ci_file_kind {
+	CI_FILE_PATH,		/* a FILE record reopened by its path (no obj_objref) */
+	CI_FILE_FIFO,		/* a FILE record open on a FIFO: its path, obj_objref its PIPE */
+	CI_FILE_PIPE,		/* a FILE record of a pipe end: path "", obj_objref its PIPE */
+	CI_FILE_MEMFD,		/* a FILE record open on a memfd: path "", obj_objref its SHMEM */
+	CI_FILE_EVENTFD,	/* an EVENTFD record: ev */
+	CI_FILE_SIGNALFD,	/* a SIGNALFD record: sfd */
+	CI_FILE_TIMERFD,	/* a TIMERFD record: tfd */
+	CI_FILE_EPOLL,		/* an EPOLL record: its EPOLL_ITEMS' items */
+	CI_FILE_UNIX,		/* an end of a UNIX_PAIR record: up, end */
+};
+
 struct ci_file {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
+	enum ci_file_kind kind;
 	/* an eventfd's, signalfd's, timerfd's, epoll instance's, socket's:
 	 * its access mode and flags only, path "" */
 	struct ckpt_hdr_file f;
 	char *path;
-	bool eventfd;			/* an EVENTFD record, ev */
 	struct ckpt_hdr_eventfd ev;
-	bool signalfd;			/* a SIGNALFD record, sfd */
 	struct ckpt_hdr_signalfd sfd;
-	bool timerfd;			/* a TIMERFD record, tfd */
 	struct ckpt_hdr_timerfd tfd;
-	bool epoll;			/* an EPOLL record; its EPOLL_ITEMS: */
-	bool epoll_items;		/* seen (items, nr_items) */
+	bool epoll_items;		/* an epoll instance's EPOLL_ITEMS seen: */
 	struct ckpt_epoll_item *items;
 	size_t nr_items;
 	struct ckpt_hdr_lock *locks;	/* its LOCK records */
 	size_t nr_locks;
-	bool unix_end;			/* an end of a UNIX_PAIR record, up: */
-	int end;			/* which, 0 or 1 (up.end[end]: its own) */
+	int end;			/* a UNIX_PAIR end's: 0 or 1 (up.end[end]: its own) */
 	struct ckpt_hdr_unix_pair up;
-	bool memfd;			/* open on the memfd f.obj_objref names, path "" */
 };
 
 /*

@@ -446,7 +446,7 @@ static void unix_end(FILE *out, const struct ci_file *f)
 	unsigned int bit;
 
 	fputs(", \"unix\": ", out);
-	if (!f->unix_end) {
+	if (f->kind != CI_FILE_UNIX) {
 		fputs("null", out);
 		return;
 	}
@@ -498,26 +498,26 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
 		/* a pipe end's, or a FIFO's file's (a path); a memfd's file's SHMEM */
-		if (f->f.obj_objref && !f->memfd)
+		if (f->kind == CI_FILE_PIPE || f->kind == CI_FILE_FIFO)
 			fprintf(out, "%u, \"memfd\": null", f->f.obj_objref);
-		else if (f->f.obj_objref)
+		else if (f->kind == CI_FILE_MEMFD)
 			fprintf(out, "null, \"memfd\": %u", f->f.obj_objref);
 		else
 			fputs("null, \"memfd\": null", out);
 		fputs(", \"eventfd\": ", out);
-		if (f->eventfd)
+		if (f->kind == CI_FILE_EVENTFD)
 			fprintf(out, "{\"count\": %" PRIu64 ", \"semaphore\": %s}",
 				(uint64_t)f->ev.count,
 				f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? "true" : "false");
 		else
 			fputs("null", out);
 		fputs(", \"signalfd\": ", out);
-		if (f->signalfd)
+		if (f->kind == CI_FILE_SIGNALFD)
 			fprintf(out, "{\"mask\": \"%#" PRIx64 "\"}", (uint64_t)f->sfd.mask);
 		else
 			fputs("null", out);
 		fputs(", \"timerfd\": ", out);
-		if (f->timerfd)
+		if (f->kind == CI_FILE_TIMERFD)
 			fprintf(out, "{\"clockid\": %d, \"absolute\": %s, \"cancel_on_set\": %s"
 				", \"value_ns\": %" PRIu64 ", \"interval_ns\": %" PRIu64
 				", \"ticks\": %" PRIu64 "}",
@@ -529,7 +529,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		else
 			fputs("null", out);
 		fputs(", \"epoll\": ", out);
-		if (f->epoll) {
+		if (f->kind == CI_FILE_EPOLL) {
 			size_t k;
 
 			fputs("[", out);

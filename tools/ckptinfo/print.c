@@ -653,29 +653,41 @@ static void print_files(FILE *out, const struct ci_image *img,
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
 		char name[512] = "";
 
-		if (f->f.obj_objref && f->path[0])
+		switch (f->kind) {
+		case CI_FILE_PATH:
+			break;
+		case CI_FILE_FIFO:
 			fifo_name(name, sizeof(name), img, f);
-		else if (f->memfd)
+			break;
+		case CI_FILE_MEMFD:
 			snprintf(name, sizeof(name), "memfd:%s (shmem %u)",
 				 ci_file_memfd(img, f)->name, f->f.obj_objref);
-		else if (f->f.obj_objref)
+			break;
+		case CI_FILE_PIPE:
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.obj_objref,
 				 f->f.f_flags & 3 ? "write" : "read");
-		else if (f->eventfd)
+			break;
+		case CI_FILE_EVENTFD:
 			snprintf(name, sizeof(name), "eventfd count %" PRIu64 "%s%s",
 				 (uint64_t)f->ev.count,
 				 f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? ", semaphore" : "",
 				 f->ev.f_flags & 04000 /* O_NONBLOCK */ ?
 				 ", nonblocking" : "");
-		else if (f->signalfd)
+			break;
+		case CI_FILE_SIGNALFD:
 			signalfd_name(name, sizeof(name), &f->sfd);
-		else if (f->timerfd)
+			break;
+		case CI_FILE_TIMERFD:
 			timerfd_name(name, sizeof(name), &f->tfd);
-		else if (f->epoll)
+			break;
+		case CI_FILE_EPOLL:
 			snprintf(name, sizeof(name), "epoll, %zu items%s", f->nr_items,
 				 f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
-		else if (f->unix_end)
+			break;
+		case CI_FILE_UNIX:
 			unix_name(name, sizeof(name), f);
+			break;
+		}
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
 			*name ? name : f->path,
 			f->f.f_flags,

@@ -484,22 +484,28 @@ int rd_file(struct reader *r)
 		return rd_bad(r, "path length, termination or not absolute (a pipe end's or a memfd's: empty)");
 	}
 	img->procs[img->nr_procs - 1].nr_files++;
+	if (!cf->f.obj_objref)
+		cf->kind = CI_FILE_PATH;
+	else if (buf[0])
+		cf->kind = CI_FILE_FIFO;
+	else
+		cf->kind = ci_shmem_by_ref(img, cf->f.obj_objref) ? CI_FILE_MEMFD : CI_FILE_PIPE;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
-	if (cf->f.obj_objref && !buf[0] && ci_shmem_by_ref(img, cf->f.obj_objref)) {
-		cf->memfd = true;
+	if (cf->kind == CI_FILE_MEMFD)
 		return memfd_file(r, &cf->f, ci_shmem_by_ref(img, cf->f.obj_objref));
-	}
-	if (cf->f.obj_objref && !buf[0])
+	if (cf->kind == CI_FILE_PIPE)
 		return pipe_end(r, &cf->f);
 	return path_file(r, &cf->f, buf);
 }
 
 /*
  * A file an EVENTFD, SIGNALFD, TIMERFD or EPOLL record is, or an end of a
- * UNIX_PAIR record (@objref its file's): in the image's files, path "".
+ * UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
+ * path "".
  */
-static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_flags)
+static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
+				 enum ci_file_kind kind)
 {
 	struct ci_image *img = r->img;
 	struct ci_file *cf;
@@ -517,7 +523,7 @@ static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_f
 	}
 	img->files = cf;
 	cf = &img->files[img->nr_files - 1];
-	*cf = (struct ci_file){ .objref = objref, .proc = img->nr_procs - 1,
+	*cf = (struct ci_file){ .objref = objref, .proc = img->nr_procs - 1, .kind = kind,
 				.path = empty, .f = { .f_flags = 02 | f_flags, .path_len = 1 } };
 	img->procs[img->nr_procs - 1].nr_files++;
 	return cf;
@@ -532,10 +538,9 @@ int rd_eventfd(struct reader *r)
 		return -1;
 	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~SETFL_FLAGS)
 		return rd_bad(r, "unknown flags %#x or f_flags %#x", e.flags, e.f_flags);
-	cf = anon_file(r, r->rec.objref, e.f_flags);
+	cf = anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EVENTFD);
 	if (!cf)
 		return -1;
-	cf->eventfd = true;
 	cf->ev = e;
 	return 0;
 }
@@ -551,10 +556,9 @@ int rd_signalfd(struct reader *r)
 	if (s.mask & (1ULL << 8 | 1ULL << 18) || s.f_flags & ~SETFL_FLAGS || s.__reserved)
 		return rd_bad(r, "mask %#llx (SIGKILL or SIGSTOP), f_flags %#x or reserved field",
 			      (unsigned long long)s.mask, s.f_flags);
-	cf = anon_file(r, r->rec.objref, s.f_flags);
+	cf = anon_file(r, r->rec.objref, s.f_flags, CI_FILE_SIGNALFD);
 	if (!cf)
 		return -1;
-	cf->signalfd = true;
 	cf->sfd = s;
 	return 0;
 }
@@ -576,10 +580,9 @@ int rd_timerfd(struct reader *r)
 	    (t.flags & CKPT_TIMERFD_ABSTIME && !realtime && t.value > max / 2))
 		return rd_bad(r, "clock %d, flags %#x, f_flags %#x, reserved field or time out of range",
 			      t.clockid, t.flags, t.f_flags);
-	cf = anon_file(r, r->rec.objref, t.f_flags);
+	cf = anon_file(r, r->rec.objref, t.f_flags, CI_FILE_TIMERFD);
 	if (!cf)
 		return -1;
-	cf->timerfd = true;
 	cf->tfd = t;
 	return 0;
 }
@@ -587,17 +590,12 @@ int rd_timerfd(struct reader *r)
 int rd_epoll(struct reader *r)
 {
 	struct ckpt_hdr_epoll e;
-	struct ci_file *cf;
 
 	if (rd_payload(r, &e, sizeof(e)))
 		return -1;
 	if (e.f_flags & ~SETFL_FLAGS || e.__reserved)
 		return rd_bad(r, "f_flags %#x or reserved field", e.f_flags);
-	cf = anon_file(r, r->rec.objref, e.f_flags);
-	if (!cf)
-		return -1;
-	cf->epoll = true;
-	return 0;
+	return anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EPOLL) ? 0 : -1;
 }
 
 int rd_epoll_items(struct reader *r)
@@ -606,7 +604,7 @@ int rd_epoll_items(struct reader *r)
 	struct ckpt_epoll_item *items;
 	size_t i, n = r->rec.len / sizeof(*items);
 
-	if (!ep || !ep->epoll || ep->epoll_items)
+	if (!ep || ep->kind != CI_FILE_EPOLL || ep->epoll_items)
 		return rd_bad(r, "objref %u: no EPOLL record before it, or its items twice",
 			      r->rec.objref);
 	if (!r->rec.len || r->rec.len % sizeof(*items))
@@ -618,7 +616,7 @@ int rd_epoll_items(struct reader *r)
 	for (i = 0; i < n; i++) {
 		const struct ci_file *tf = ci_file_by_ref(r->img, items[i].file_objref);
 
-		if (!tf || tf->epoll || items[i].fd > INT32_MAX || items[i].__reserved) {
+		if (!tf || tf->kind == CI_FILE_EPOLL || items[i].fd > INT32_MAX || items[i].__reserved) {
 			rd_bad(r, "item %zu: fd %u, file objref %u (none before it, or an epoll instance) or reserved field",
 			       i, items[i].fd, items[i].file_objref);
 			free(items);
@@ -640,7 +638,7 @@ int rd_lock(struct reader *r)
 	if (rd_payload(r, &l, sizeof(l)))
 		return -1;
 	/* a regular file or directory reopened by path, or a memfd's, as restart wants */
-	if (!cf || (!cf->path[0] && !cf->memfd) ||
+	if (!cf || (cf->kind != CI_FILE_PATH && cf->kind != CI_FILE_MEMFD) ||
 	    !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
 		return rd_bad(r, "objref %u: no FILE record of a regular file, a directory or a memfd before it",
 			      r->rec.objref);
@@ -805,10 +803,9 @@ int rd_unix_pair(struct reader *r)
 		if (unix_queue(r, &up.end[i], i, up.type))
 			return -1;
 	for (i = 0; i < (up.end[1].objref ? 2 : 1); i++) {
-		cf = anon_file(r, up.end[i].objref, up.end[i].f_flags);
+		cf = anon_file(r, up.end[i].objref, up.end[i].f_flags, CI_FILE_UNIX);
 		if (!cf)
 			return -1;
-		cf->unix_end = true;
 		cf->end = i;
 		cf->up = up;
 	}
