@@ -173,6 +173,13 @@ const char *ci_seal_name(unsigned int bit);
 const char *ci_unix_type(uint32_t type);
 /* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
 const char *ci_unix_opt(unsigned int bit);
+/*
+ * The names @name gives the bits set in @mask (@name: NULL past the last
+ * bit it names), lowest first, @sep between them ("shrink,grow"): in @buf
+ * (@size bytes, cut to fit as snprintf() does); their length, 0: none.
+ */
+size_t ci_bit_names(char *buf, size_t size, uint32_t mask,
+		    const char *(*name)(unsigned int bit), const char *sep);
 /* The scheduling policy of a TASK record, "SCHED_OTHER", or NULL. */
 const char *ci_sched_policy_name(uint32_t policy);
 /* An ioprio's class, 0 (none) to 3 (idle), or -1 for one ioprio_set() refuses */

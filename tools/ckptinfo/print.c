@@ -417,22 +417,6 @@ size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t ob
 	return n;
 }
 
-/* ", seals shrink,grow,exec" (", seals none"): a memfd's F_SEAL_* */
-static void print_seals(FILE *out, uint32_t seals)
-{
-	const char *sep = " ";
-	unsigned int bit;
-
-	fputs(", seals", out);
-	for (bit = 0; ci_seal_name(bit); bit++)
-		if (seals & 1U << bit) {
-			fprintf(out, "%s%s", sep, ci_seal_name(bit));
-			sep = ",";
-		}
-	if (*sep == ' ')
-		fputs(" none", out);
-}
-
 /*
  * "shared memory: 1 object", then each SHMEM record: its objref, a
  * memfd's name, size, pages, a memfd's seals, the process whose records
@@ -448,6 +432,7 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 		img->nr_shmems == 1 ? "" : "s");
 	for (i = 0; i < img->nr_shmems; i++) {
 		const struct ci_shmem *sh = &img->shmems[i];
+		char seals[128];
 
 		fprintf(out, "  shmem %u: ", sh->objref);
 		if (sh->name)
@@ -455,8 +440,11 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 		fprintf(out, "%" PRIu64 " bytes, %" PRIu64 " pages%s",
 			(uint64_t)sh->s.size, (uint64_t)sh->s.nr_pages,
 			sh->s.flags & CKPT_SHMEM_NORESERVE ? ", noreserve" : "");
+		/* ", seals shrink,grow,exec" (", seals none"): a memfd's F_SEAL_* */
 		if (sh->s.flags & CKPT_SHMEM_MEMFD)
-			print_seals(out, sh->s.seals);
+			fprintf(out, ", seals %s",
+				ci_bit_names(seals, sizeof(seals), sh->s.seals, ci_seal_name, ",") ?
+				seals : "none");
 		fprintf(out, "%s, saved with %d", sh->s.flags & CKPT_SHMEM_EXEC ? ", executable" : "",
 			img->procs[sh->proc].task.pid);
 		fputs(", mapped by ", out);
@@ -536,7 +524,7 @@ static void unix_name(char *buf, size_t size, const struct ci_file *f)
 	uint32_t shut = e->shutdown;
 	size_t n = snprintf(buf, size, "unix %s socket, end %d of pair %u",
 			    ci_unix_type(f->up.type), f->end, f->up.end[0].objref);
-	unsigned int bit;
+	uint32_t opts = e->opts & ~(CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF);
 
 #define ROOM (n < size ? size - n : 0)
 	if (!f->up.end[1].objref)
@@ -551,13 +539,18 @@ static void unix_name(char *buf, size_t size, const struct ci_file *f)
 			      shut == (CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR) ?
 			      "reading and writing" : shut & CKPT_UNIX_SHUT_RD ?
 			      "reading" : "writing");
-	for (bit = 0; ci_unix_opt(bit); bit++) {
-		if (!(e->opts & 1U << bit))
-			continue;
-		n += snprintf(buf + n, ROOM, ", %s", ci_unix_opt(bit));
-		if (1U << bit & (CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF))
-			n += snprintf(buf + n, ROOM, " %u",
-				      1U << bit == CKPT_UNIX_SNDBUF ? e->sndbuf : e->rcvbuf);
+	/*
+	 * the options in CKPT_UNIX_* order: the buffer sizes (the first two)
+	 * with their values, then the others (each named: the reader refuses
+	 * unknown ones)
+	 */
+	if (e->opts & CKPT_UNIX_SNDBUF)
+		n += snprintf(buf + n, ROOM, ", SO_SNDBUF %u", e->sndbuf);
+	if (e->opts & CKPT_UNIX_RCVBUF)
+		n += snprintf(buf + n, ROOM, ", SO_RCVBUF %u", e->rcvbuf);
+	if (opts) {
+		n += snprintf(buf + n, ROOM, ", ");
+		n += ci_bit_names(buf + n, ROOM, opts, ci_unix_opt, ", ");
 	}
 	if (e->peek_off >= 0)
 		n += snprintf(buf + n, ROOM, ", SO_PEEK_OFF %d", e->peek_off);
