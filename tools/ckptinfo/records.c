@@ -977,6 +977,27 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 }
 
 /*
+ * A CKPT_VMA_SHARED_ANON VMA @v: its SHMEM record before it, shared
+ * anonymous memory's (a memfd is mapped through a file open on it), its
+ * flags shared memory's.
+ */
+static int shared_anon_vma(struct reader *r, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_shmem *sh = ci_shmem_by_ref(r->img, v->file_objref);
+
+	if (!sh)
+		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
+			      v->file_objref);
+	if (sh->s.flags & CKPT_SHMEM_MEMFD)
+		return rd_bad(r, "shared memory objref %u is a memfd's SHMEM record: a memfd is mapped through a FILE record (a shared-file or file VMA)",
+			      v->file_objref);
+	if ((~v->vm_flags & (VM_SHARED | VM_MAYSHARE)) || v->vm_flags & VM_NOT_SHARED)
+		return rd_bad(r, "vm_flags %#llx: shared memory without VM_SHARED and VM_MAYSHARE, or growing down, accounted or wiped on fork",
+			      (unsigned long long)v->vm_flags);
+	return 0;
+}
+
+/*
  * A CKPT_VMA_SHARED_FILE VMA @v: its flags a shared file mapping's, its
  * FILE record a regular file's open as mmap(MAP_SHARED) wants it (for
  * reading; for writing iff VM_SHARED, which a writable mapping needs),
@@ -1032,19 +1053,10 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
 	if (v.kind == CKPT_VMA_FILE && reg_file(r, "file", v.file_objref))
 		return -1;
-	if (v.kind == CKPT_VMA_SHARED_ANON && !ci_shmem_by_ref(r->img, v.file_objref))
-		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
-			      v.file_objref);
-	if (v.kind == CKPT_VMA_SHARED_ANON &&
-	    ci_shmem_by_ref(r->img, v.file_objref)->s.flags & CKPT_SHMEM_MEMFD)
-		return rd_bad(r, "shared memory objref %u is a memfd's SHMEM record: a memfd is mapped through a FILE record (a shared-file or file VMA)",
-			      v.file_objref);
+	if (v.kind == CKPT_VMA_SHARED_ANON && shared_anon_vma(r, &v))
+		return -1;
 	if (v.kind == CKPT_VMA_SHARED_FILE && shared_file_vma(r, &v))
 		return -1;
-	if (v.kind == CKPT_VMA_SHARED_ANON &&
-	    ((~v.vm_flags & (VM_SHARED | VM_MAYSHARE)) || v.vm_flags & VM_NOT_SHARED))
-		return rd_bad(r, "vm_flags %#llx: shared memory without VM_SHARED and VM_MAYSHARE, or growing down, accounted or wiped on fork",
-			      (unsigned long long)v.vm_flags);
 	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
 	    (v.nr_pages && v.kind != CKPT_VMA_ANON && v.kind != CKPT_VMA_FILE))
 		return rd_bad(r, "%llu pages do not fit this VMA",
