@@ -1599,7 +1599,23 @@ static void pipe_tests(void)
 	refused("more bytes in flight than the pipe holds", &s, "more bytes than fit");
 }
 
-#define FIFO_RESULTS 20
+#define FIFO_RESULTS 21
+
+/* The FIFO of @s at a path of PATH_MAX - 1 bytes, the longest: shown whole (1 result). */
+static void fifo_long_path(struct mk_spec *s)
+{
+	static char out[1 << 16], path[4096], want[4096 + 64];
+	int ret;
+
+	memset(path, 'f', sizeof(path) - 1);
+	memcpy(path, "/tmp/", 5);
+	s->fifo_path = path;
+	ret = run_spec(s, "", out, sizeof(out));
+	snprintf(want, sizeof(want), "  fd 13  %s (FIFO, pipe 101)  flags 0100000  pos 0\n", path);
+	tap_ok(!ret && count(out, want) == 1,
+	       "a FIFO at a path of 4095 bytes: valid, the summary shows it whole (exit %d)", ret);
+	s->fifo_path = NULL;
+}
 
 /*
  * A FIFO held by the root (its PIPE record flagged CKPT_PIPE_FIFO, the
@@ -1716,6 +1732,7 @@ static void fifo_tests(void)
 	ci_free(&ci);
 
 	s.nr_fifo = 2;
+	fifo_long_path(&s);
 	buf = mk_image(&s, &len);
 	if (read_buf(buf, len, &ci))
 		tap_bail("the FIFO image is invalid: %s", ci.error);

@@ -69,12 +69,15 @@ static void pages(struct out *o, uint32_t ref, uint64_t addr, int fill)
 static void path_file(struct out *o, uint32_t objref, const char *path,
 		      struct ckpt_hdr_file f)
 {
-	unsigned char buf[sizeof(f) + 64];
+	unsigned char *buf = malloc(sizeof(f) + strlen(path) + 1);
 
+	if (!buf)
+		abort();
 	f.path_len = strlen(path) + 1;
 	memcpy(buf, &f, sizeof(f));
 	memcpy(buf + sizeof(f), path, f.path_len);
 	record(o, CKPT_HDR_FILE, objref, buf, sizeof(f) + f.path_len);
+	free(buf);
 }
 
 static void file(struct out *o, uint32_t objref, const char *path, uint32_t mode)
@@ -150,6 +153,7 @@ static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_un
  */
 static void fifo(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
+	const char *path = s->fifo_path ? s->fifo_path : MK_FIFO_PATH;
 	struct ckpt_hdr_fd fd = { .fd = 13 };
 	size_t i;
 
@@ -158,7 +162,7 @@ static void fifo(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 		.flags = CKPT_PIPE_FIFO | s->fifo_flags, .__reserved = s->fifo_reserved });
 	for (i = 0; i < s->nr_fifo; i++, fd.fd++) {
 		fd.file_objref = o->next_ref++;
-		path_file(o, fd.file_objref, MK_FIFO_PATH, (struct ckpt_hdr_file){
+		path_file(o, fd.file_objref, path, (struct ckpt_hdr_file){
 			.f_flags = s->fifo_acc[i] | 0100000 /* O_LARGEFILE */,
 			.i_mode = s->fifo_mode ? s->fifo_mode : S_IFIFO | 0644,
 			.f_pos = s->fifo_pos, .obj_objref = s->fifo_pipe ? s->fifo_pipe : MK_FIFO_REF,

@@ -6,6 +6,7 @@
 #include "image.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -644,7 +645,8 @@ static void print_files(FILE *out, const struct ci_image *img,
 	fputc('\n', out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
-		char name[512] = "";
+		/* a FIFO's path (up to PATH_MAX - 1 bytes) and what fifo_name() adds */
+		char name[PATH_MAX + 64] = "";
 
 		switch (f->kind) {
 		case CI_FILE_PATH:
@@ -652,9 +654,10 @@ static void print_files(FILE *out, const struct ci_image *img,
 		case CI_FILE_FIFO:
 			fifo_name(name, sizeof(name), img, f);
 			break;
-		case CI_FILE_MEMFD:
-			snprintf(name, sizeof(name), "memfd:%s (shmem %u)",
-				 ci_file_memfd(img, f)->name, f->f.obj_objref);
+		case CI_FILE_MEMFD:	/* "memfd:NAME (shmem 6)" */
+			ci_file_name(img, f, name, sizeof(name));
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (shmem %u)",
+				 f->f.obj_objref);
 			break;
 		case CI_FILE_PIPE:
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.obj_objref,
