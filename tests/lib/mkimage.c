@@ -154,9 +154,14 @@ static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_un
 static void fifo(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
 	const char *path = s->fifo_path ? s->fifo_path : MK_FIFO_PATH;
+	size_t i, max = sizeof(s->fifo_acc) / sizeof(s->fifo_acc[0]);
 	struct ckpt_hdr_fd fd = { .fd = 13 };
-	size_t i;
 
+	if (s->nr_fifo > max) {
+		fprintf(stderr, "mk_image: nr_fifo %zu, more files than fifo_acc[] holds (%zu)\n",
+			s->nr_fifo, max);
+		abort();
+	}
 	pipe_record(o, MK_FIFO_REF, (struct ckpt_hdr_pipe){
 		.size = MK_FIFO_SIZE, .bytes = s->fifo_bytes,
 		.flags = CKPT_PIPE_FIFO | s->fifo_flags, .__reserved = s->fifo_reserved });

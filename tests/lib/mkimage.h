@@ -58,7 +58,7 @@ struct mk_spec {
 	 * CKPT_PIPE_FIFO and fifo_flags (CKPT_PIPE_NO_WRITER), fifo_bytes in
 	 * flight, then nr_fifo files open on it, each a FILE record of
 	 * fifo_path (NULL: MK_FIFO_PATH) opened fifo_acc[i] (0 read, 1 write,
-	 * 2 both) and an fd of its own, 13 on. Damage: unknown fifo_flags, the PIPE record's
+	 * 2 both) and an fd of its own, 13 on (nr_fifo up to 4: more aborts). Damage: unknown fifo_flags, the PIPE record's
 	 * reserved field fifo_reserved; the files' i_mode fifo_mode (0: a
 	 * FIFO's), offset fifo_pos, the PIPE record they name fifo_pipe (0:
 	 * MK_FIFO_REF) */
