@@ -604,11 +604,12 @@ static const struct patch_case shmem_cases[] = {
 	  "name length 4, flags 0x1, length 32: a memfd's seals, name" },
 	{ "a SHMEM with its reserved field set", R_SHMEM, SH(__reserved), 1, 4,
 	  "reserved field 0x1, not 0" },
-	{ "an empty SHMEM", R_SHMEM, SH(size), 0, 8, "size 0 with 2 pages" },
+	{ "an empty SHMEM", R_SHMEM, SH(size), 0, 8,
+	  "SHMEM record (type 35, len 32): size 0 with 2 pages: empty, too large or more pages than fit" },
 	{ "a SHMEM with more pages than its size holds", R_SHMEM, SH(size), 4096, 8,
-	  "size 4096 with 2 pages" },
+	  "SHMEM record (type 35, len 32): size 4096 with 2 pages: empty, too large or more pages than fit" },
 	{ "a SHMEM larger than a file can be", R_SHMEM, SH(size), 1ULL << 63, 8,
-	  "too large" },
+	  "SHMEM record (type 35, len 32): size 9223372036854775808 with 2 pages: empty, too large or more pages than fit" },
 	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
 	  1, 4, "objref 1 is zero or already another object's" },
 	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
@@ -1678,10 +1679,12 @@ static void fifo_tests(void)
 		"/tmp/fifo: a FIFO's file opened for writing (flags 0100002), its pipe 101 saw no writer");
 	s.fifo_acc[1] = 0;
 	s.fifo_flags = CKPT_PIPE_NO_WRITER | 0x4;
-	refused("a PIPE record with an unknown flag", &s, "unknown flags 0x7");
+	refused("a PIPE record with an unknown flag", &s,
+		"PIPE record (type 50, len 16): unknown flags 0x7");
 	s.fifo_flags = 0;
 	s.fifo_reserved = 1;
-	refused("a FIFO's PIPE record with its reserved field set", &s, "reserved field 0x1, not 0");
+	refused("a FIFO's PIPE record with its reserved field set", &s,
+		"PIPE record (type 50, len 16): reserved field 0x1, not 0");
 	s.fifo_reserved = 0;
 
 	s.fifo = false;
@@ -2047,6 +2050,7 @@ static void unix_tests(void)
 	unsigned char *buf;
 	struct ci_image ci;
 	size_t len, pos, i;
+	char want[128];
 	uint32_t v;
 	int ret;
 
@@ -2156,8 +2160,10 @@ static void unix_tests(void)
 	broken_in(buf, len, "a UNIX_PAIR record whose objref is not its end 0's", len,
 		  pos + offsetof(struct ckpt_hdr, objref), &v, 4,
 		  "end 0 objref 6 is not the record's (60)");
-	broken_in(buf, len, "a UNIX_PAIR record cut in its queue", pos + 1000, 0, NULL, 0,
-		  "truncated");
+	snprintf(want, sizeof(want),
+		 "UNIX_PAIR record (type 57, len 4232): truncated: the image ends at offset %zu",
+		 pos + 1000);
+	broken_in(buf, len, "a UNIX_PAIR record cut in its queue", pos + 1000, 0, NULL, 0, want);
 	free(buf);
 	buf = unix_image(&s, SOCK_DGRAM, unix_dgram, &len, &pos);
 	/* after end 0's 3 message lengths */
@@ -2180,9 +2186,10 @@ enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
 static const struct patch_case memfd_cases[] = {
 	{ "a memfd without CKPT_SHMEM_NORESERVE", M_SHMEM, SH(flags), CKPT_SHMEM_MEMFD, 4,
 	  "flags 0x2: a memfd without CKPT_SHMEM_NORESERVE" },
-	{ "a memfd with unknown flags", M_SHMEM, SH(flags), 0xb, 4, "unknown flags 0xb" },
+	{ "a memfd with unknown flags", M_SHMEM, SH(flags), 0xb, 4,
+	  "SHMEM record (type 35, len 36): unknown flags 0xb" },
 	{ "a memfd with its reserved field set", M_SHMEM, SH(__reserved), 1, 4,
-	  "reserved field 0x1, not 0" },
+	  "SHMEM record (type 35, len 36): reserved field 0x1, not 0" },
 	{ "a memfd with an unknown seal", M_SHMEM, SH(seals), MK_MEMFD_SEALS | 0x40, 4,
 	  "a memfd's seals 0x66: unknown seals 0x40" },
 	{ "a memfd neither executable nor sealed F_SEAL_EXEC", M_SHMEM, SH(seals), 0x6, 4,
@@ -2198,9 +2205,10 @@ static const struct patch_case memfd_cases[] = {
 	  "a memfd's name not NUL-terminated at its length 4, or with a NUL before" },
 	{ "a memfd's name with a NUL before its end", M_SHMEM, NAME(1), 0, 1,
 	  "a memfd's name not NUL-terminated at its length 4, or with a NUL before" },
-	{ "a memfd larger than a file can be", M_SHMEM, SH(size), 1ULL << 63, 8, "too large" },
+	{ "a memfd larger than a file can be", M_SHMEM, SH(size), 1ULL << 63, 8,
+	  "SHMEM record (type 35, len 36): size 9223372036854775808 with 2 pages: empty, too large or more pages than fit" },
 	{ "a memfd with more pages than its size holds", M_SHMEM, SH(size), 4096, 8,
-	  "size 4096 with 2 pages" },
+	  "SHMEM record (type 35, len 36): size 4096 with 2 pages: empty, too large or more pages than fit" },
 	{ "a memfd's file with an inode number", M_FILE, FI(ino), 7, 8,
 	  "a memfd's file with a file's identity (ino 7, " },
 	{ "a memfd's file with an mtime", M_FILE, FI(mtime_sec), 1700000000, 8,
