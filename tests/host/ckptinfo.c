@@ -2079,9 +2079,10 @@ static void unix_tests(void)
 		   "SO_RCVTIMEO 2.500 s  flags 02  pos 0\n",
 		   "  fd 12  unix dgram socket, end 1 of pair 6, 1 message, 0 bytes queued, "
 		   "SO_RCVBUF 8192, SO_PEEK_OFF 0, SO_SNDTIMEO 0.000250 s  flags 02  pos 0\n",
-		   "\"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, \"rcvtimeo_us\": 2500000, "
-		   "\"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, \"nr_msgs\": 3, "
-		   "\"bytes\": 120}",
+		   "\"unix\": {\"type\": \"dgram\", \"end\": 0, \"peer\": 7, \"shut_rd\": false, "
+		   "\"shut_wr\": false, \"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, "
+		   "\"rcvtimeo_us\": 2500000, \"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, "
+		   "\"nr_msgs\": 3, \"bytes\": 120}",
 		   "\"unix\": {\"type\": \"dgram\", \"end\": 1, \"peer\": 6, \"shut_rd\": false, "
 		   "\"shut_wr\": false, \"opts\": [\"SO_RCVBUF\"], \"sndbuf\": null, \"rcvbuf\": 8192, "
 		   "\"rcvtimeo_us\": 0, \"sndtimeo_us\": 250, \"peek_off\": 0, \"rcvlowat\": 1, "
@@ -2096,7 +2097,9 @@ static void unix_tests(void)
 		   "  fd 11  unix stream socket, end 0 of pair 6, its other end closed, 10 bytes "
 		   "queued, shut down for reading and writing  flags 02  pos 0\n", NULL,
 		   "\"unix\": {\"type\": \"stream\", \"end\": 0, \"peer\": null, \"shut_rd\": true, "
-		   "\"shut_wr\": true, ", NULL);
+		   "\"shut_wr\": true, \"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, "
+		   "\"rcvtimeo_us\": 0, \"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, "
+		   "\"nr_msgs\": 0, \"bytes\": 10}", NULL);
 
 	for (i = 0; i < NR_UNIX_CASES; i++)
 		unix_case(&unix_cases[i]);
