@@ -2413,6 +2413,58 @@ static void memfd_tests(void)
 		"a memfd's file (no path) naming shmem 6, shared anonymous memory, no memfd");
 }
 
+#define MEMFD_PRIVATE_RESULTS 4
+
+/*
+ * The root's memfd mapped privately too (a file VMA naming the memfd's
+ * file, with a page of its own): valid, the VMA maps the memfd's SHMEM,
+ * shown so in the summary and --json; the VMA naming the SHMEM record
+ * instead of the file refused.
+ */
+static void memfd_private_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .memfd = true,
+			     .memfd_private = true };
+	const struct ckpt_hdr_vma *v = NULL;
+	unsigned char *buf;
+	struct ci_image ci;
+	size_t len, pos;
+	uint32_t ref = 6;	/* the memfd's SHMEM record */
+	int ret;
+
+	ret = read_spec(&s, &ci);
+	if (!ret && ci.procs[0].nr_vmas == 3)
+		v = &ci.procs[0].vmas[2].v;
+	tap_ok(v && v->kind == CKPT_VMA_FILE && v->file_objref == 7 && v->pgoff == 1 &&
+	       ci.procs[0].vmas[2].pages == 1 && ci_vma_shmem(&ci, v) == 6 &&
+	       ci_proc_maps_shmem(&ci, &ci.procs[0], 6) &&
+	       !ci_proc_maps_shmem(&ci, &ci.procs[1], 6) && ci.procs[0].pages == 2,
+	       "a memfd mapped privately (a file VMA on its file, a page of its own): valid, the VMA maps its SHMEM (%s)",
+	       ret ? ci.error : "read");
+	ci_free(&ci);
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  shmem 6: memfd \"buf\", 12288 bytes, 2 pages, noreserve, seals shrink,grow,exec, saved with 100, mapped by 100\n") == 1 &&
+	       count(out, "memory: 3 VMAs, 2 pages;") == 1 &&
+	       count(out, "  000000050000-000000052000 rw-p file      1 pages  memfd:buf @0x1000\n") == 1,
+	       "the summary shows the private VMA as memfd:buf at its offset, the memfd mapped by the root (exit %d)",
+	       ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	/* the root's keys twice: at the top level and in "processes" */
+	tap_ok(!ret && count(out, "\"kind\": \"file\", \"pages\": 1, \"vm_flags\": \"0x73\", \"file\": \"memfd:buf\", \"offset\": 4096, \"shmem\": 6}") == 2 &&
+	       count(out, "\"mapped_by\": [100]}]") == 1,
+	       "--json: the private VMA's file memfd:buf and its \"shmem\" (exit %d)", ret);
+	buf = mk_image(&s, &len);
+	if (read_buf(buf, len, &ci))
+		tap_bail("the private memfd image is invalid: %s", ci.error);
+	pos = record_of(&ci, CKPT_HDR_VMA, 2);
+	ci_free(&ci);
+	broken_in(buf, len, "a file VMA naming a memfd's SHMEM record, not its file", len,
+		  pos + VMA(file_objref), &ref, sizeof(ref),
+		  "VMA record (type 33, len 48): file objref 6 has no FILE record of a regular file");
+	free(buf);
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -2420,7 +2472,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -2434,6 +2486,7 @@ int main(void)
 	lock_tests();
 	unix_tests();
 	memfd_tests();
+	memfd_private_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

@@ -358,6 +358,10 @@ static void process(struct out *o, const struct mk_spec *s,
 				      .end = MK_SHARED_START + 2 * 4096,
 				      .vm_flags = MK_SHARED_FLAGS,
 				      .kind = CKPT_VMA_SHARED_FILE };
+	struct ckpt_hdr_vma mpvma = { .start = MK_MEMFD_PRIVATE_START,
+				      .end = MK_MEMFD_PRIVATE_START + 2 * 4096,
+				      .vm_flags = MK_MEMFD_PRIVATE_FLAGS,
+				      .kind = CKPT_VMA_FILE, .pgoff = 1, .nr_pages = 1 };
 	struct ckpt_hdr_fd fd = { 0 };
 	uint32_t evfd_ref = 0;
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
@@ -534,7 +538,9 @@ mm:
 			.f_flags = 02, .i_mode = S_IFREG | 0644, .ino = 11, .dev = 0x801,
 			.generation = 5, .size = 2 * 4096 });
 	}
-	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref;
+	if (s->memfd_private)
+		mpvma.file_objref = mfvma.file_objref;
+	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref + !!mpvma.file_objref;
 	mm_ref = o->next_ref++;
 	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
 	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
@@ -545,6 +551,10 @@ mm:
 		record(o, CKPT_HDR_VMA, mm_ref, &mfvma, sizeof(mfvma));
 	if (sfvma.file_objref)
 		record(o, CKPT_HDR_VMA, mm_ref, &sfvma, sizeof(sfvma));
+	if (mpvma.file_objref) {
+		record(o, CKPT_HDR_VMA, mm_ref, &mpvma, sizeof(mpvma));
+		pages(o, mm_ref, MK_MEMFD_PRIVATE_START, 0xdd);
+	}
 	cpu_xstate(o, task_ref);
 }
 
