@@ -2276,6 +2276,8 @@ static const struct patch_case memfd_cases[] = {
 	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
 	  "executable objref 7 is a memfd's file" },
 	{ "the executable a regular file", M_MM, MMH(exe_objref), 9, 4, NULL },
+	{ "the executable a directory", M_MM, MMH(exe_objref), 8, 4,
+	  "MM record (type 32, len 624): executable objref 8 has no FILE record of a regular file" },
 };
 
 #define NR_MEMFD_CASES (sizeof(memfd_cases) / sizeof(memfd_cases[0]))
