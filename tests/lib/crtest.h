@@ -113,7 +113,8 @@ void check_both(int (*run)(bool ckpt), const char *out);
 /*
  * For check_both()'s @run: start the helper @argv, which creates @ready
  * once set up and checks itself once @go exists; across a checkpoint into
- * @img and a restart by rstr if @ckpt. Its exit status, or -1.
+ * @img and a restart by rstr if @ckpt. Its exit status, or -1 (a helper
+ * that did not get ready, or was not checkpointed, killed and reaped).
  */
 int run_checked(char *const argv[], const char *ready, const char *go,
 		const char *img, bool ckpt);
@@ -127,7 +128,8 @@ int run_checked_after(char *const argv[], const char *ready, const char *go,
 /*
  * run_checked() for a helper with a child, whose pid @ready holds: both
  * stopped, checkpointed as a tree, killed (the test is their subreaper:
- * it reaps the child) and restarted by rstr.
+ * it reaps the child) and restarted by rstr; killed and reaped too when
+ * that fails (-1).
  */
 int run_checked_kid(char *const argv[], const char *ready, const char *go,
 		    const char *img, bool ckpt);
