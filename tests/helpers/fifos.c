@@ -61,7 +61,7 @@ static void child(int fd, const char *go)
 
 int main(int argc, char **argv)
 {
-	char rw_path[256], feed_path[256], idle_path[256], gone_path[256], tmp[256];
+	char rw_path[256], feed_path[256], idle_path[256], gone_path[256], pidtext[16];
 	static char buf[RW_BYTES];
 	int rw, rd, feed, idle, gone, fd, st, i;
 	pid_t pid;
@@ -106,10 +106,8 @@ int main(int argc, char **argv)
 		return 9;
 
 	/* READY appears whole, with the child's pid */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || dprintf(fd, "%d\n", pid) < 2 || close(fd) || rename(tmp, argv[1]))
-		return 9;
+	snprintf(pidtext, sizeof(pidtext), "%d\n", pid);
+	helper_result(argv[1], pidtext);
 	wait_go(argv[2]);
 
 	if (fcntl(rw, F_GETPIPE_SZ) != RW_SIZE)
