@@ -84,19 +84,11 @@ static void refuse_open(void)
 static void refuse_in_flight(void)
 {
 	int mine, sv[2], fd = memfd_reopened("flying", &mine);
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'x';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
 	pid_t pid;
 
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &mine, sizeof(int));
-	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) || sendmsg(sv[0], &msg, 0) != 1)
-		tap_bail("setup: SCM_RIGHTS: %m");
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		tap_bail("setup: socketpair: %m");
+	send_fd(sv[0], mine);
 	close(mine);
 	pid = fork_holding(fd, fd, true);
 	close(fd);

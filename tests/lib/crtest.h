@@ -17,6 +17,8 @@
 bool null_stdio(void);
 /* Start argv[0] with stdin, stdout and stderr on /dev/null. */
 pid_t spawn(char *const argv[]);
+/* Send @fd (SCM_RIGHTS, with one byte) over the socket @sock: in flight until read; bails out on failure. */
+void send_fd(int sock, int fd);
 /* Wait up to @seconds for @path to exist; false on timeout. */
 bool wait_file(const char *path, int seconds);
 /*
