@@ -142,9 +142,18 @@ static void refuse_sysv(void)
 		return;
 	}
 	at = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
-	fd = open("/dev/null", O_RDONLY);
-	if (at == (void *)-1 || fd < 0)
+	fd = at == (void *)-1 ? -1 : open("/dev/null", O_RDONLY);
+	if (fd < 0) {
+		int err = errno;
+
+		/* no segment left behind: detached, removed */
+		if (at != (void *)-1)
+			shmdt(at);
+		if (id >= 0)
+			shmctl(id, IPC_RMID, NULL);
+		errno = err;
 		tap_bail("setup: SysV shared memory: %m");
+	}
 	pid = fork_holding(fd, fd, true);
 	shmdt(at);
 	shmctl(id, IPC_RMID, NULL);
