@@ -6,9 +6,9 @@
  * with its items, flock(), OFD and POSIX locks, a datagram socketpair
  * with messages queued and options set, a FIFO with bytes in flight
  * open for reading, writing and both, a memfd with its name, seals and
- * pages, open and mapped shared, and a shared mapping of a regular file;
- * the process tree of a root, a thread, two children and a zombie. Exit
- * 0 once written.
+ * pages, open and mapped shared and privately, and a shared mapping of
+ * a regular file; the process tree of a root, a thread, two children and
+ * a zombie. Exit 0 once written.
  */
 #include "mkimage.h"
 
@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 			{ .peek_off = 5, .rcvlowat = 1, .nr_msgs = 1, .bytes = 7 },
 		},
 		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
-		.memfd = true, .shared_file = true,
+		.memfd = true, .shared_file = true, .memfd_private = true,
 	};
 	unsigned char *buf;
 	char path[4096];

@@ -88,19 +88,11 @@ static void refuse_open(void)
 static void refuse_in_flight(void)
 {
 	int mine, sv[2], fd = memfd_reopened("flying", &mine);
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 'x';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
 	pid_t pid;
 
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &mine, sizeof(int));
-	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) || sendmsg(sv[0], &msg, 0) != 1)
-		tap_bail("setup: SCM_RIGHTS: %m");
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		tap_bail("setup: socketpair: %m");
+	send_fd(sv[0], mine);
 	close(mine);
 	pid = fork_holding(fd, fd, true);
 	close(fd);
@@ -203,9 +195,18 @@ static void refuse_sysv(void)
 		return;
 	}
 	at = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
-	fd = open("/dev/null", O_RDONLY);
-	if (at == (void *)-1 || fd < 0)
+	fd = at == (void *)-1 ? -1 : open("/dev/null", O_RDONLY);
+	if (fd < 0) {
+		int err = errno;
+
+		/* no segment left behind: detached, removed */
+		if (at != (void *)-1)
+			shmdt(at);
+		if (id >= 0)
+			shmctl(id, IPC_RMID, NULL);
+		errno = err;
 		tap_bail("setup: SysV shared memory: %m");
+	}
 	pid = fork_holding(fd, fd, true);
 	shmdt(at);
 	shmctl(id, IPC_RMID, NULL);

@@ -62,23 +62,6 @@ static void refused(int lo, int hi, int err, const char *want, const char *what)
 	check_refused(pid, IMG, err, want, what);
 }
 
-/* @fd sent over @s[1] to @s[0], still in flight. */
-static void send_fd(int s[2], int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = "f", .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	if (sendmsg(s[1], &msg, 0) != 1)
-		tap_bail("setup: SCM_RIGHTS: %m");
-}
-
 int main(void)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = BOUND };
@@ -105,7 +88,7 @@ int main(void)
 
 	pair(SOCK_STREAM, s);
 	other = open("/dev/null", O_RDONLY);
-	send_fd(s, other);
+	send_fd(s[1], other);	/* to s[0], still in flight */
 	close(other);
 	refused(s[0], s[1], EOPNOTSUPP, "SCM_RIGHTS", "a pair with a descriptor in flight");
 

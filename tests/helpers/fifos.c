@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,9 +60,17 @@ static void child(int fd, const char *go)
 	_exit(n == 0 && got == 10 && !memcmp(buf, "1234567890", 10) ? 0 : 1);
 }
 
+/* The set-up failed after the fork: the child (it would wait for GO) killed and reaped; 9. */
+static int setup_failed(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return 9;
+}
+
 int main(int argc, char **argv)
 {
-	char rw_path[256], feed_path[256], idle_path[256], gone_path[256], tmp[256];
+	char rw_path[256], feed_path[256], idle_path[256], gone_path[256], pidtext[16];
 	static char buf[RW_BYTES];
 	int rw, rd, feed, idle, gone, fd, st, i;
 	pid_t pid;
@@ -95,21 +104,18 @@ int main(int argc, char **argv)
 	}
 	feed = open(feed_path, O_WRONLY);	/* waits for the child */
 	if (feed < 0 || write(feed, "12345", 5) != 5)
-		return 9;
+		return setup_failed(pid);
 
 	idle = open(idle_path, O_RDONLY | O_NONBLOCK);
 	gone = open(gone_path, O_RDONLY | O_NONBLOCK);
 	fd = open(gone_path, O_WRONLY);
-	if (idle < 0 || gone < 0 || fd < 0 || write(fd, "x", 1) != 1 || close(fd))
-		return 9;
-	if (revents(idle) != 0 || revents(gone) != (POLLIN | POLLHUP))
-		return 9;
+	if (idle < 0 || gone < 0 || fd < 0 || write(fd, "x", 1) != 1 || close(fd) ||
+	    revents(idle) != 0 || revents(gone) != (POLLIN | POLLHUP))
+		return setup_failed(pid);
 
 	/* READY appears whole, with the child's pid */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || dprintf(fd, "%d\n", pid) < 2 || close(fd) || rename(tmp, argv[1]))
-		return 9;
+	snprintf(pidtext, sizeof(pidtext), "%d\n", pid);
+	helper_result(argv[1], pidtext);
 	wait_go(argv[2]);
 
 	if (fcntl(rw, F_GETPIPE_SZ) != RW_SIZE)

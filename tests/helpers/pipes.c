@@ -83,13 +83,13 @@ static int child(int rd, const char *go)
 int main(int argc, char **argv)
 {
 	static unsigned char buf[BIG];
-	char tmp[4096];
+	char pidtext[16];
 	int big[2], tail[2], nord[2], nonbl[2], tochild[2], spl[2], sv[2];
 	unsigned char c;
 	size_t got;
 	ssize_t n;
 	pid_t pid;
-	int fd, st;
+	int st;
 
 	if (argc != 4)
 		return 9;
@@ -153,11 +153,8 @@ int main(int argc, char **argv)
 		return 9;
 
 	/* READY appears whole, with the child's pid */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || dprintf(fd, "%d\n", pid) < 2 || close(fd) ||
-	    rename(tmp, argv[1]))
-		return 9;
+	snprintf(pidtext, sizeof(pidtext), "%d\n", pid);
+	helper_result(argv[1], pidtext);
 	wait_go(argv[2]);
 
 	if (fcntl(big[0], F_GETPIPE_SZ) != BIG_SZ)

@@ -194,11 +194,11 @@ int main(int argc, char **argv)
 	static unsigned char big[BIG];
 	struct itimerspec it = { { 0, 100000000 }, { 0, 100000000 } };
 	struct timeval tv = { 1, 500000 };
-	int s[2], d[2], q[2], c[2], f[2], ep, ev, tf, one = 1, sndbuf = 65536, fd, st;
+	int s[2], d[2], q[2], c[2], f[2], ep, ev, tf, one = 1, sndbuf = 65536, st;
 	struct epoll_event e = { .events = EPOLLIN };
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	char buf[8], tmp[256];
+	char buf[8], pidtext[16];
 	pid_t pid;
 	size_t i;
 
@@ -263,10 +263,8 @@ int main(int argc, char **argv)
 	}
 	close(c[1]);
 	/* READY appears whole, with the child's pid */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || dprintf(fd, "%d\n", pid) < 2 || close(fd) || rename(tmp, argv[1]))
-		return 9;
+	snprintf(pidtext, sizeof(pidtext), "%d\n", pid);
+	helper_result(argv[1], pidtext);
 	wait_go(argv[2]);
 
 	len = sizeof(cred);

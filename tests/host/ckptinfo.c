@@ -604,11 +604,12 @@ static const struct patch_case shmem_cases[] = {
 	  "name length 4, flags 0x1, length 32: a memfd's seals, name" },
 	{ "a SHMEM with its reserved field set", R_SHMEM, SH(__reserved), 1, 4,
 	  "reserved field 0x1, not 0" },
-	{ "an empty SHMEM", R_SHMEM, SH(size), 0, 8, "size 0 with 2 pages" },
+	{ "an empty SHMEM", R_SHMEM, SH(size), 0, 8,
+	  "SHMEM record (type 35, len 32): size 0 with 2 pages: empty, too large or more pages than fit" },
 	{ "a SHMEM with more pages than its size holds", R_SHMEM, SH(size), 4096, 8,
-	  "size 4096 with 2 pages" },
+	  "SHMEM record (type 35, len 32): size 4096 with 2 pages: empty, too large or more pages than fit" },
 	{ "a SHMEM larger than a file can be", R_SHMEM, SH(size), 1ULL << 63, 8,
-	  "too large" },
+	  "SHMEM record (type 35, len 32): size 9223372036854775808 with 2 pages: empty, too large or more pages than fit" },
 	{ "a SHMEM with the root's TASK objref", R_SHMEM, offsetof(struct ckpt_hdr, objref),
 	  1, 4, "objref 1 is zero or already another object's" },
 	{ "a SHMEM's PAGES with the task's objref", R_PAGES0,
@@ -650,8 +651,9 @@ static void shmem_valid(const unsigned char *buf, size_t len)
 	     p[0].vmas[1].v.file_objref == sh->objref &&
 	     p[1].vmas[1].v.kind == CKPT_VMA_SHARED_ANON &&
 	     p[1].vmas[1].v.file_objref == sh->objref &&
-	     ci_proc_maps_shmem(&p[0], sh->objref) && ci_proc_maps_shmem(&p[1], sh->objref) &&
-	     !ci_proc_maps_shmem(&p[2], sh->objref) &&
+	     ci_proc_maps_shmem(&ci, &p[0], sh->objref) &&
+	     ci_proc_maps_shmem(&ci, &p[1], sh->objref) &&
+	     !ci_proc_maps_shmem(&ci, &p[2], sh->objref) &&
 	     p[0].pages == 1 && p[1].pages == 1 && ci.pages == 3 + 2;
 	tap_ok(ok, "one SHMEM saved with the root, mapped by the root's and the child's VMAs: valid, read once%s%s",
 	       ret ? ": " : "", ret ? ci.error : "");
@@ -1564,7 +1566,9 @@ static void pipe_tests(void)
 	ret = read_spec(&s, &ci);
 	tap_ok(!ret && ci.nr_pipes == 1 && ci.pipes[0].p.bytes == 100 &&
 	       ci.pipes[0].p.size == MK_PIPE_SIZE && ci.pipes[0].ends[0] &&
-	       ci.pipes[0].ends[1] && ci.procs[0].nr_fds == 5,
+	       ci.pipes[0].ends[1] && ci.procs[0].nr_fds == 5 &&
+	       ci_file_by_ref(&ci, ci.procs[0].fds[3].file_objref)->kind == CI_FILE_PIPE &&
+	       ci_file_by_ref(&ci, ci.procs[0].fds[4].file_objref)->kind == CI_FILE_PIPE,
 	       "a pipe with both ends in the root and 100 bytes in flight: valid (%s)",
 	       ret ? ci.error : "ok");
 	ci_free(&ci);
@@ -1596,7 +1600,23 @@ static void pipe_tests(void)
 	refused("more bytes in flight than the pipe holds", &s, "more bytes than fit");
 }
 
-#define FIFO_RESULTS 20
+#define FIFO_RESULTS 21
+
+/* The FIFO of @s at a path of PATH_MAX - 1 bytes, the longest: shown whole (1 result). */
+static void fifo_long_path(struct mk_spec *s)
+{
+	static char out[1 << 16], path[4096], want[4096 + 64];
+	int ret;
+
+	memset(path, 'f', sizeof(path) - 1);
+	memcpy(path, "/tmp/", 5);
+	s->fifo_path = path;
+	ret = run_spec(s, "", out, sizeof(out));
+	snprintf(want, sizeof(want), "  fd 13  %s (FIFO, pipe 101)  flags 0100000  pos 0\n", path);
+	tap_ok(!ret && count(out, want) == 1,
+	       "a FIFO at a path of 4095 bytes: valid, the summary shows it whole (exit %d)", ret);
+	s->fifo_path = NULL;
+}
 
 /*
  * A FIFO held by the root (its PIPE record flagged CKPT_PIPE_FIFO, the
@@ -1624,6 +1644,7 @@ static void fifo_tests(void)
 	       ci.pipes[0].p.flags == CKPT_PIPE_FIFO && ci.pipes[0].files == 2 &&
 	       ci.pipes[0].readers == 1 && ci.pipes[0].writers == 1 && f &&
 	       !strcmp(f->path, MK_FIFO_PATH) && f->f.obj_objref == MK_FIFO_REF &&
+	       f->kind == CI_FILE_FIFO && ci_file_by_ref(&ci, 4)->kind == CI_FILE_PATH &&
 	       ci.procs[0].nr_files == 5 && ci.procs[0].nr_fds == 5,
 	       "a FIFO with a reader and a writer, 10 bytes in flight: valid, two files of the root (%s)",
 	       ret ? ci.error : "ok");
@@ -1658,10 +1679,12 @@ static void fifo_tests(void)
 		"/tmp/fifo: a FIFO's file opened for writing (flags 0100002), its pipe 101 saw no writer");
 	s.fifo_acc[1] = 0;
 	s.fifo_flags = CKPT_PIPE_NO_WRITER | 0x4;
-	refused("a PIPE record with an unknown flag", &s, "unknown flags 0x7");
+	refused("a PIPE record with an unknown flag", &s,
+		"PIPE record (type 50, len 16): unknown flags 0x7");
 	s.fifo_flags = 0;
 	s.fifo_reserved = 1;
-	refused("a FIFO's PIPE record with its reserved field set", &s, "reserved field 0x1, not 0");
+	refused("a FIFO's PIPE record with its reserved field set", &s,
+		"PIPE record (type 50, len 16): reserved field 0x1, not 0");
 	s.fifo_reserved = 0;
 
 	s.fifo = false;
@@ -1694,7 +1717,7 @@ static void fifo_tests(void)
 		"/tmp/fifo: a FIFO's file opened neither for reading nor for writing (flags 0100003)");
 	s.fifo_acc[0] = 020000000;	/* __O_TMPFILE */
 	refused("a FIFO's file with an open() flag restart does not give back", &s,
-		"/tmp/fifo: flags 020100000: open() flags restart does not give back (020000000)");
+		"/tmp/fifo: a FIFO's file with flags 020100000 a FIFO is not reopened with (020000000)");
 	s.fifo_acc[0] = 040000;	/* O_DIRECT: packet mode, which open() refuses on a FIFO */
 	refused("a FIFO's file in packet mode (O_DIRECT)", &s,
 		"/tmp/fifo: a FIFO's file with flags 0140000 a FIFO is not reopened with (040000)");
@@ -1712,6 +1735,7 @@ static void fifo_tests(void)
 	ci_free(&ci);
 
 	s.nr_fifo = 2;
+	fifo_long_path(&s);
 	buf = mk_image(&s, &len);
 	if (read_buf(buf, len, &ci))
 		tap_bail("the FIFO image is invalid: %s", ci.error);
@@ -1945,7 +1969,8 @@ static void unix_valid(const char *what, uint32_t type, const struct ckpt_unix_e
 
 	f[0] = ci_file_by_ref(&ci, 6);
 	f[1] = ci_file_by_ref(&ci, 7);
-	tap_ok(!ret && f[0] && f[1] && f[0]->unix_end && f[1]->unix_end && f[0]->end == 0 &&
+	tap_ok(!ret && f[0] && f[1] && f[0]->kind == CI_FILE_UNIX &&
+	       f[1]->kind == CI_FILE_UNIX && f[0]->end == 0 &&
 	       f[1]->end == 1 && f[0]->up.type == type && f[1]->up.end[0].objref == 6 &&
 	       f[1]->up.end[1].objref == 7 && !f[0]->path[0] && f[0]->proc == 0 &&
 	       ci.procs[0].nr_files == 3 + 2 && ci.procs[0].nr_fds == 5 &&
@@ -2025,6 +2050,7 @@ static void unix_tests(void)
 	unsigned char *buf;
 	struct ci_image ci;
 	size_t len, pos, i;
+	char want[128];
 	uint32_t v;
 	int ret;
 
@@ -2053,9 +2079,10 @@ static void unix_tests(void)
 		   "SO_RCVTIMEO 2.500 s  flags 02  pos 0\n",
 		   "  fd 12  unix dgram socket, end 1 of pair 6, 1 message, 0 bytes queued, "
 		   "SO_RCVBUF 8192, SO_PEEK_OFF 0, SO_SNDTIMEO 0.000250 s  flags 02  pos 0\n",
-		   "\"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, \"rcvtimeo_us\": 2500000, "
-		   "\"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, \"nr_msgs\": 3, "
-		   "\"bytes\": 120}",
+		   "\"unix\": {\"type\": \"dgram\", \"end\": 0, \"peer\": 7, \"shut_rd\": false, "
+		   "\"shut_wr\": false, \"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, "
+		   "\"rcvtimeo_us\": 2500000, \"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, "
+		   "\"nr_msgs\": 3, \"bytes\": 120}",
 		   "\"unix\": {\"type\": \"dgram\", \"end\": 1, \"peer\": 6, \"shut_rd\": false, "
 		   "\"shut_wr\": false, \"opts\": [\"SO_RCVBUF\"], \"sndbuf\": null, \"rcvbuf\": 8192, "
 		   "\"rcvtimeo_us\": 0, \"sndtimeo_us\": 250, \"peek_off\": 0, \"rcvlowat\": 1, "
@@ -2070,7 +2097,9 @@ static void unix_tests(void)
 		   "  fd 11  unix stream socket, end 0 of pair 6, its other end closed, 10 bytes "
 		   "queued, shut down for reading and writing  flags 02  pos 0\n", NULL,
 		   "\"unix\": {\"type\": \"stream\", \"end\": 0, \"peer\": null, \"shut_rd\": true, "
-		   "\"shut_wr\": true, ", NULL);
+		   "\"shut_wr\": true, \"opts\": [], \"sndbuf\": null, \"rcvbuf\": null, "
+		   "\"rcvtimeo_us\": 0, \"sndtimeo_us\": 0, \"peek_off\": -1, \"rcvlowat\": 1, "
+		   "\"nr_msgs\": 0, \"bytes\": 10}", NULL);
 
 	for (i = 0; i < NR_UNIX_CASES; i++)
 		unix_case(&unix_cases[i]);
@@ -2134,8 +2163,10 @@ static void unix_tests(void)
 	broken_in(buf, len, "a UNIX_PAIR record whose objref is not its end 0's", len,
 		  pos + offsetof(struct ckpt_hdr, objref), &v, 4,
 		  "end 0 objref 6 is not the record's (60)");
-	broken_in(buf, len, "a UNIX_PAIR record cut in its queue", pos + 1000, 0, NULL, 0,
-		  "truncated");
+	snprintf(want, sizeof(want),
+		 "UNIX_PAIR record (type 57, len 4232): truncated: the image ends at offset %zu",
+		 pos + 1000);
+	broken_in(buf, len, "a UNIX_PAIR record cut in its queue", pos + 1000, 0, NULL, 0, want);
 	free(buf);
 	buf = unix_image(&s, SOCK_DGRAM, unix_dgram, &len, &pos);
 	/* after end 0's 3 message lengths */
@@ -2158,9 +2189,10 @@ enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
 static const struct patch_case memfd_cases[] = {
 	{ "a memfd without CKPT_SHMEM_NORESERVE", M_SHMEM, SH(flags), CKPT_SHMEM_MEMFD, 4,
 	  "flags 0x2: a memfd without CKPT_SHMEM_NORESERVE" },
-	{ "a memfd with unknown flags", M_SHMEM, SH(flags), 0xb, 4, "unknown flags 0xb" },
+	{ "a memfd with unknown flags", M_SHMEM, SH(flags), 0xb, 4,
+	  "SHMEM record (type 35, len 36): unknown flags 0xb" },
 	{ "a memfd with its reserved field set", M_SHMEM, SH(__reserved), 1, 4,
-	  "reserved field 0x1, not 0" },
+	  "SHMEM record (type 35, len 36): reserved field 0x1, not 0" },
 	{ "a memfd with an unknown seal", M_SHMEM, SH(seals), MK_MEMFD_SEALS | 0x40, 4,
 	  "a memfd's seals 0x66: unknown seals 0x40" },
 	{ "a memfd neither executable nor sealed F_SEAL_EXEC", M_SHMEM, SH(seals), 0x6, 4,
@@ -2176,9 +2208,10 @@ static const struct patch_case memfd_cases[] = {
 	  "a memfd's name not NUL-terminated at its length 4, or with a NUL before" },
 	{ "a memfd's name with a NUL before its end", M_SHMEM, NAME(1), 0, 1,
 	  "a memfd's name not NUL-terminated at its length 4, or with a NUL before" },
-	{ "a memfd larger than a file can be", M_SHMEM, SH(size), 1ULL << 63, 8, "too large" },
+	{ "a memfd larger than a file can be", M_SHMEM, SH(size), 1ULL << 63, 8,
+	  "SHMEM record (type 35, len 36): size 9223372036854775808 with 2 pages: empty, too large or more pages than fit" },
 	{ "a memfd with more pages than its size holds", M_SHMEM, SH(size), 4096, 8,
-	  "size 4096 with 2 pages" },
+	  "SHMEM record (type 35, len 36): size 4096 with 2 pages: empty, too large or more pages than fit" },
 	{ "a memfd's file with an inode number", M_FILE, FI(ino), 7, 8,
 	  "a memfd's file with a file's identity (ino 7, " },
 	{ "a memfd's file with an mtime", M_FILE, FI(mtime_sec), 1700000000, 8,
@@ -2236,10 +2269,15 @@ static const struct patch_case memfd_cases[] = {
 	  "a shared mapping of /tmp/shared.dat, not open for reading (flags 01)" },
 	{ "a shared-file VMA of a file opened O_PATH", M_SFILE, FI(f_flags), 010000002, 4,
 	  "a shared mapping of /tmp/shared.dat, opened O_PATH (flags 010000002)" },
+	{ "a regular file with an open() flag restart does not give back (__O_TMPFILE)", M_SFILE,
+	  FI(f_flags), 020000002, 4,
+	  "/tmp/shared.dat: flags 020000002: open() flags restart does not give back (020000000)" },
 	{ "a VMA of an unknown kind (7)", M_VMA_SHARED, VMA(kind), 7, 4, "unknown VMA kind 7" },
 	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
 	  "executable objref 7 is a memfd's file" },
 	{ "the executable a regular file", M_MM, MMH(exe_objref), 9, 4, NULL },
+	{ "the executable a directory", M_MM, MMH(exe_objref), 8, 4,
+	  "MM record (type 32, len 624): executable objref 8 has no FILE record of a regular file" },
 };
 
 #define NR_MEMFD_CASES (sizeof(memfd_cases) / sizeof(memfd_cases[0]))
@@ -2262,12 +2300,13 @@ static void memfd_valid(const unsigned char *buf, size_t len)
 	     sh->s.size == MK_MEMFD_SIZE && sh->s.nr_pages == 2 && sh->pages == 2 &&
 	     sh->s.flags == (CKPT_SHMEM_NORESERVE | CKPT_SHMEM_MEMFD) &&
 	     sh->s.seals == MK_MEMFD_SEALS && sh->s.name_len == 4 && sh->proc == 0 &&
-	     f->memfd && ci_file_memfd(&ci, f) == sh && !f->path[0] &&
+	     f->kind == CI_FILE_MEMFD && ci_file_memfd(&ci, f) == sh && !f->path[0] &&
 	     !ci_file_memfd(&ci, ci_file_by_ref(&ci, 9)) &&
 	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
 	     p[0].vmas[1].v.file_objref == 7 && ci_vma_shmem(&ci, &p[0].vmas[1].v) == 6 &&
 	     p[0].vmas[2].v.kind == CKPT_VMA_SHARED_FILE && p[0].vmas[2].v.file_objref == 9 &&
-	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && !ci_proc_maps_shmem(&p[0], 6) &&
+	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && ci_proc_maps_shmem(&ci, &p[0], 6) &&
+	     !ci_proc_maps_shmem(&ci, &p[1], 6) &&
 	     p[0].nr_fds == 4 && p[0].fds[3].fd == 20 && p[0].fds[3].file_objref == 7 &&
 	     p[0].nr_files == 5 && p[0].nr_shmems == 1 && p[0].pages == 1 &&
 	     ci.pages == 3 + 2;
@@ -2376,6 +2415,58 @@ static void memfd_tests(void)
 		"a memfd's file (no path) naming shmem 6, shared anonymous memory, no memfd");
 }
 
+#define MEMFD_PRIVATE_RESULTS 4
+
+/*
+ * The root's memfd mapped privately too (a file VMA naming the memfd's
+ * file, with a page of its own): valid, the VMA maps the memfd's SHMEM,
+ * shown so in the summary and --json; the VMA naming the SHMEM record
+ * instead of the file refused.
+ */
+static void memfd_private_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .memfd = true,
+			     .memfd_private = true };
+	const struct ckpt_hdr_vma *v = NULL;
+	unsigned char *buf;
+	struct ci_image ci;
+	size_t len, pos;
+	uint32_t ref = 6;	/* the memfd's SHMEM record */
+	int ret;
+
+	ret = read_spec(&s, &ci);
+	if (!ret && ci.procs[0].nr_vmas == 3)
+		v = &ci.procs[0].vmas[2].v;
+	tap_ok(v && v->kind == CKPT_VMA_FILE && v->file_objref == 7 && v->pgoff == 1 &&
+	       ci.procs[0].vmas[2].pages == 1 && ci_vma_shmem(&ci, v) == 6 &&
+	       ci_proc_maps_shmem(&ci, &ci.procs[0], 6) &&
+	       !ci_proc_maps_shmem(&ci, &ci.procs[1], 6) && ci.procs[0].pages == 2,
+	       "a memfd mapped privately (a file VMA on its file, a page of its own): valid, the VMA maps its SHMEM (%s)",
+	       ret ? ci.error : "read");
+	ci_free(&ci);
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  shmem 6: memfd \"buf\", 12288 bytes, 2 pages, noreserve, seals shrink,grow,exec, saved with 100, mapped by 100\n") == 1 &&
+	       count(out, "memory: 3 VMAs, 2 pages;") == 1 &&
+	       count(out, "  000000050000-000000052000 rw-p file      1 pages  memfd:buf @0x1000\n") == 1,
+	       "the summary shows the private VMA as memfd:buf at its offset, the memfd mapped by the root (exit %d)",
+	       ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	/* the root's keys twice: at the top level and in "processes" */
+	tap_ok(!ret && count(out, "\"kind\": \"file\", \"pages\": 1, \"vm_flags\": \"0x73\", \"file\": \"memfd:buf\", \"offset\": 4096, \"shmem\": 6}") == 2 &&
+	       count(out, "\"mapped_by\": [100]}]") == 1,
+	       "--json: the private VMA's file memfd:buf and its \"shmem\" (exit %d)", ret);
+	buf = mk_image(&s, &len);
+	if (read_buf(buf, len, &ci))
+		tap_bail("the private memfd image is invalid: %s", ci.error);
+	pos = record_of(&ci, CKPT_HDR_VMA, 2);
+	ci_free(&ci);
+	broken_in(buf, len, "a file VMA naming a memfd's SHMEM record, not its file", len,
+		  pos + VMA(file_objref), &ref, sizeof(ref),
+		  "VMA record (type 33, len 48): file objref 6 has no FILE record of a regular file");
+	free(buf);
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -2383,7 +2474,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -2397,6 +2488,7 @@ int main(void)
 	lock_tests();
 	unix_tests();
 	memfd_tests();
+	memfd_private_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

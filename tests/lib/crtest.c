@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -51,6 +52,22 @@ pid_t spawn(char *const argv[])
 	null_stdio();
 	execv(argv[0], argv);
 	_exit(127);
+}
+
+void send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = "f", .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock, &msg, 0) != 1)
+		tap_bail("setup: SCM_RIGHTS: %m");
 }
 
 bool wait_file(const char *path, int seconds)
@@ -404,7 +421,7 @@ int run_checked(char *const argv[], const char *ready, const char *go,
 	return run_checked_after(argv, ready, go, img, ckpt, 0, NULL);
 }
 
-/* The helper @argv started afresh, once it has made @ready; -1 if it does not. */
+/* The helper @argv started afresh, once it has made @ready; -1 (killed) if it does not. */
 static pid_t start_helper(char *const argv[], const char *ready, const char *go)
 {
 	pid_t pid;
@@ -412,7 +429,24 @@ static pid_t start_helper(char *const argv[], const char *ready, const char *go)
 	unlink(ready);
 	unlink(go);
 	pid = spawn(argv);
-	return wait_file(ready, 60) ? pid : -1;
+	if (pid > 0 && !wait_file(ready, 60)) {
+		kill_wait(pid);
+		return -1;
+	}
+	return pid;
+}
+
+/*
+ * Kill the helper @pid and its child @kid (0: none known), the child
+ * first, and reap both (the test is the child's subreaper); false if the
+ * child was not reaped.
+ */
+static bool kill_helper(pid_t pid, pid_t kid)
+{
+	if (kid > 0)
+		kill(kid, SIGKILL);
+	kill_wait(pid);
+	return kid <= 0 || waitpid(kid, NULL, 0) == kid;
 }
 
 int run_checked_after(char *const argv[], const char *ready, const char *go,
@@ -424,9 +458,11 @@ int run_checked_after(char *const argv[], const char *ready, const char *go,
 	if (pid < 0)
 		return -1;
 	if (ckpt) {
-		if (!stop_task(pid) || checkpoint_retry(pid, img) <= 0)
-			return -1;
+		bool saved = stop_task(pid) && checkpoint_retry(pid, img) > 0;
+
 		kill_wait(pid);
+		if (!saved)
+			return -1;
 		sleep(seconds);
 		pid = rstr_cli(NULL, img, NULL);
 	}
@@ -440,17 +476,15 @@ int run_checked_kid(char *const argv[], const char *ready, const char *go,
 		    const char *img, bool ckpt)
 {
 	pid_t pid = start_helper(argv, ready, go), kid;
+	bool saved;
 
 	if (pid < 0)
 		return -1;
 	if (ckpt) {
-		if (!stop_task(pid) || !(kid = pid_in(ready)) || !stop_task(kid) ||
-		    checkpoint_retry(pid, img) <= 0)
-			return -1;
-		/* the child first: the test is a subreaper, it reaps it */
-		kill(kid, SIGKILL);
-		kill_wait(pid);
-		if (waitpid(kid, NULL, 0) != kid)
+		kid = pid_in(ready);
+		saved = kid && stop_task(pid) && stop_task(kid) && checkpoint_retry(pid, img) > 0;
+		/* saved or not, neither is left behind */
+		if (!kill_helper(pid, kid) || !saved)
 			return -1;
 		pid = rstr_cli(NULL, img, NULL);
 	}

@@ -17,6 +17,8 @@
 bool null_stdio(void);
 /* Start argv[0] with stdin, stdout and stderr on /dev/null. */
 pid_t spawn(char *const argv[]);
+/* Send @fd (SCM_RIGHTS, with one byte) over the socket @sock: in flight until read; bails out on failure. */
+void send_fd(int sock, int fd);
 /* Wait up to @seconds for @path to exist; false on timeout. */
 bool wait_file(const char *path, int seconds);
 /*
@@ -113,7 +115,8 @@ void check_both(int (*run)(bool ckpt), const char *out);
 /*
  * For check_both()'s @run: start the helper @argv, which creates @ready
  * once set up and checks itself once @go exists; across a checkpoint into
- * @img and a restart by rstr if @ckpt. Its exit status, or -1.
+ * @img and a restart by rstr if @ckpt. Its exit status, or -1 (a helper
+ * that did not get ready, or was not checkpointed, killed and reaped).
  */
 int run_checked(char *const argv[], const char *ready, const char *go,
 		const char *img, bool ckpt);
@@ -127,7 +130,8 @@ int run_checked_after(char *const argv[], const char *ready, const char *go,
 /*
  * run_checked() for a helper with a child, whose pid @ready holds: both
  * stopped, checkpointed as a tree, killed (the test is their subreaper:
- * it reaps the child) and restarted by rstr.
+ * it reaps the child) and restarted by rstr; killed and reaped too when
+ * that fails (-1).
  */
 int run_checked_kid(char *const argv[], const char *ready, const char *go,
 		    const char *img, bool ckpt);

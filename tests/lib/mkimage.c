@@ -69,12 +69,15 @@ static void pages(struct out *o, uint32_t ref, uint64_t addr, int fill)
 static void path_file(struct out *o, uint32_t objref, const char *path,
 		      struct ckpt_hdr_file f)
 {
-	unsigned char buf[sizeof(f) + 64];
+	unsigned char *buf = malloc(sizeof(f) + strlen(path) + 1);
 
+	if (!buf)
+		abort();
 	f.path_len = strlen(path) + 1;
 	memcpy(buf, &f, sizeof(f));
 	memcpy(buf + sizeof(f), path, f.path_len);
 	record(o, CKPT_HDR_FILE, objref, buf, sizeof(f) + f.path_len);
+	free(buf);
 }
 
 static void file(struct out *o, uint32_t objref, const char *path, uint32_t mode)
@@ -150,15 +153,21 @@ static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_un
  */
 static void fifo(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
+	const char *path = s->fifo_path ? s->fifo_path : MK_FIFO_PATH;
+	size_t i, max = sizeof(s->fifo_acc) / sizeof(s->fifo_acc[0]);
 	struct ckpt_hdr_fd fd = { .fd = 13 };
-	size_t i;
 
+	if (s->nr_fifo > max) {
+		fprintf(stderr, "mk_image: nr_fifo %zu, more files than fifo_acc[] holds (%zu)\n",
+			s->nr_fifo, max);
+		abort();
+	}
 	pipe_record(o, MK_FIFO_REF, (struct ckpt_hdr_pipe){
 		.size = MK_FIFO_SIZE, .bytes = s->fifo_bytes,
 		.flags = CKPT_PIPE_FIFO | s->fifo_flags, .__reserved = s->fifo_reserved });
 	for (i = 0; i < s->nr_fifo; i++, fd.fd++) {
 		fd.file_objref = o->next_ref++;
-		path_file(o, fd.file_objref, MK_FIFO_PATH, (struct ckpt_hdr_file){
+		path_file(o, fd.file_objref, path, (struct ckpt_hdr_file){
 			.f_flags = s->fifo_acc[i] | 0100000 /* O_LARGEFILE */,
 			.i_mode = s->fifo_mode ? s->fifo_mode : S_IFIFO | 0644,
 			.f_pos = s->fifo_pos, .obj_objref = s->fifo_pipe ? s->fifo_pipe : MK_FIFO_REF,
@@ -349,6 +358,10 @@ static void process(struct out *o, const struct mk_spec *s,
 				      .end = MK_SHARED_START + 2 * 4096,
 				      .vm_flags = MK_SHARED_FLAGS,
 				      .kind = CKPT_VMA_SHARED_FILE };
+	struct ckpt_hdr_vma mpvma = { .start = MK_MEMFD_PRIVATE_START,
+				      .end = MK_MEMFD_PRIVATE_START + 2 * 4096,
+				      .vm_flags = MK_MEMFD_PRIVATE_FLAGS,
+				      .kind = CKPT_VMA_FILE, .pgoff = 1, .nr_pages = 1 };
 	struct ckpt_hdr_fd fd = { 0 };
 	uint32_t evfd_ref = 0;
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
@@ -525,7 +538,9 @@ mm:
 			.f_flags = 02, .i_mode = S_IFREG | 0644, .ino = 11, .dev = 0x801,
 			.generation = 5, .size = 2 * 4096 });
 	}
-	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref;
+	if (s->memfd_private)
+		mpvma.file_objref = mfvma.file_objref;
+	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref + !!mpvma.file_objref;
 	mm_ref = o->next_ref++;
 	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
 	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
@@ -536,6 +551,10 @@ mm:
 		record(o, CKPT_HDR_VMA, mm_ref, &mfvma, sizeof(mfvma));
 	if (sfvma.file_objref)
 		record(o, CKPT_HDR_VMA, mm_ref, &sfvma, sizeof(sfvma));
+	if (mpvma.file_objref) {
+		record(o, CKPT_HDR_VMA, mm_ref, &mpvma, sizeof(mpvma));
+		pages(o, mm_ref, MK_MEMFD_PRIVATE_START, 0xdd);
+	}
 	cpu_xstate(o, task_ref);
 }
 

@@ -57,12 +57,13 @@ struct mk_spec {
 	/* the root holds a FIFO (MK_FIFO_*): its PIPE record, flagged
 	 * CKPT_PIPE_FIFO and fifo_flags (CKPT_PIPE_NO_WRITER), fifo_bytes in
 	 * flight, then nr_fifo files open on it, each a FILE record of
-	 * MK_FIFO_PATH opened fifo_acc[i] (0 read, 1 write, 2 both) and an fd
-	 * of its own, 13 on. Damage: unknown fifo_flags, the PIPE record's
+	 * fifo_path (NULL: MK_FIFO_PATH) opened fifo_acc[i] (0 read, 1 write,
+	 * 2 both) and an fd of its own, 13 on (nr_fifo up to 4: more aborts). Damage: unknown fifo_flags, the PIPE record's
 	 * reserved field fifo_reserved; the files' i_mode fifo_mode (0: a
 	 * FIFO's), offset fifo_pos, the PIPE record they name fifo_pipe (0:
 	 * MK_FIFO_REF) */
 	bool fifo;
+	const char *fifo_path;
 	uint32_t fifo_flags, fifo_bytes, fifo_reserved, fifo_mode, fifo_pipe;
 	int64_t fifo_pos;
 	uint32_t fifo_acc[4];
@@ -107,9 +108,11 @@ struct mk_spec {
 	 * and its 2 pages, the FILE record of a file open on it (O_RDWR, mode
 	 * 0666; 0777 with memfd_exec) as fd 20, and a shared-file VMA mapping
 	 * it whole, read-write (MK_MEMFD_FLAGS), at MK_MEMFD_START. With
-	 * memfd_empty: of size 0, no page. Damage: memfd_flags, the SHMEM
-	 * record's flags instead (without CKPT_SHMEM_MEMFD: no name, no seals) */
-	bool memfd, memfd_exec, memfd_empty;
+	 * memfd_empty: of size 0, no page. With memfd_private, the root maps
+	 * it privately too: a file VMA on that file (MK_MEMFD_PRIVATE_*) with
+	 * one page of its own. Damage: memfd_flags, the SHMEM record's flags
+	 * instead (without CKPT_SHMEM_MEMFD: no name, no seals) */
+	bool memfd, memfd_exec, memfd_empty, memfd_private;
 	uint32_t memfd_flags;
 	/* the root maps MK_SHARED_PATH, a regular file opened O_RDWR (its FILE
 	 * record before its MM record, no fd), MAP_SHARED and read-only
@@ -123,6 +126,9 @@ struct mk_spec {
 #define MK_MEMFD_SEALS		0x26U	/* F_SEAL_SHRINK F_SEAL_GROW F_SEAL_EXEC */
 #define MK_MEMFD_START		0x30000ULL
 #define MK_MEMFD_FLAGS		0xfbULL	/* VM_READ VM_WRITE VM_SHARED VM_MAY* */
+/* Its private mapping (mk_spec.memfd_private): 2 pages from its second, the first written. */
+#define MK_MEMFD_PRIVATE_START	0x50000ULL
+#define MK_MEMFD_PRIVATE_FLAGS	0x73ULL	/* VM_READ VM_WRITE VM_MAYREAD VM_MAYWRITE VM_MAYEXEC */
 
 /* The root's shared file mapping (mk_spec.shared_file): 2 pages of the file. */
 #define MK_SHARED_PATH		"/tmp/shared.dat"
@@ -202,8 +208,9 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
  * memory, whose SHMEM record and its PAGES come with the first of them,
  * after its FS record. The PROCESS record names the files table (the
  * FD records' objref) and the fs_struct (a new objref, before the task's
- * FILE records). The root's VMAs of a memfd and a shared file
- * (mk_spec.memfd, shared_file) come after those.
+ * FILE records). The root's VMAs of a memfd, a shared file and the
+ * memfd's private mapping (mk_spec.memfd, shared_file, memfd_private)
+ * come after those.
  */
 unsigned char *mk_image(const struct mk_spec *s, size_t *len);
 

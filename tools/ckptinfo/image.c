@@ -54,6 +54,9 @@ const char *ci_vma_kind(uint32_t kind)
 	return "unknown";
 }
 
+/* Entry @i of the array of names @table, or NULL past its end. */
+#define NAME_AT(table, i) ((i) < sizeof(table) / sizeof((table)[0]) ? (table)[i] : NULL)
+
 const char *ci_seal_name(unsigned int bit)
 {
 	/* F_SEAL_SEAL (0x1) to F_SEAL_EXEC (0x20) */
@@ -61,7 +64,7 @@ const char *ci_seal_name(unsigned int bit)
 		"seal", "shrink", "grow", "write", "future-write", "exec",
 	};
 
-	return bit < sizeof(seals) / sizeof(seals[0]) ? seals[bit] : NULL;
+	return NAME_AT(seals, bit);
 }
 
 const char *ci_unix_type(uint32_t type)
@@ -82,7 +85,22 @@ const char *ci_unix_opt(unsigned int bit)
 		"SO_KEEPALIVE", "SO_OOBINLINE", "SO_BROADCAST", "SO_DONTROUTE",
 	};
 
-	return bit < sizeof(opts) / sizeof(opts[0]) ? opts[bit] : NULL;
+	return NAME_AT(opts, bit);
+}
+
+size_t ci_bit_names(char *buf, size_t size, uint32_t mask,
+		    const char *(*name)(unsigned int bit), const char *sep)
+{
+	unsigned int bit;
+	size_t n = 0;
+
+	if (size)
+		*buf = '\0';
+	for (bit = 0; bit < 32 && name(bit); bit++)
+		if (mask & 1U << bit)
+			n += snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s",
+				      n ? sep : "", name(bit));
+	return n;
 }
 
 const char *ci_sched_policy_name(uint32_t policy)
@@ -265,7 +283,7 @@ const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref
 
 const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f)
 {
-	return f && f->memfd ? ci_shmem_by_ref(img, f->f.obj_objref) : NULL;
+	return f && f->kind == CI_FILE_MEMFD ? ci_shmem_by_ref(img, f->f.obj_objref) : NULL;
 }
 
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
@@ -291,13 +309,12 @@ uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v)
 	return sh ? sh->objref : 0;
 }
 
-bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref)
+bool ci_proc_maps_shmem(const struct ci_image *img, const struct ci_proc *p, uint32_t objref)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr_vmas; i++)
-		if (p->vmas[i].v.kind == CKPT_VMA_SHARED_ANON &&
-		    p->vmas[i].v.file_objref == objref)
+		if (ci_vma_shmem(img, &p->vmas[i].v) == objref)
 			return true;
 	return false;
 }

@@ -23,29 +23,37 @@ struct ci_record {
 	uint64_t len;
 };
 
+/* What a file is, as its record says: set once, when it is read. */
+enum ci_file_kind {
+	CI_FILE_PATH,		/* a FILE record reopened by its path (no obj_objref) */
+	CI_FILE_FIFO,		/* a FILE record open on a FIFO: its path, obj_objref its PIPE */
+	CI_FILE_PIPE,		/* a FILE record of a pipe end: path "", obj_objref its PIPE */
+	CI_FILE_MEMFD,		/* a FILE record open on a memfd: path "", obj_objref its SHMEM */
+	CI_FILE_EVENTFD,	/* an EVENTFD record: ev */
+	CI_FILE_SIGNALFD,	/* a SIGNALFD record: sfd */
+	CI_FILE_TIMERFD,	/* a TIMERFD record: tfd */
+	CI_FILE_EPOLL,		/* an EPOLL record: its EPOLL_ITEMS' items */
+	CI_FILE_UNIX,		/* an end of a UNIX_PAIR record: up, end */
+};
+
 struct ci_file {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
+	enum ci_file_kind kind;
 	/* an eventfd's, signalfd's, timerfd's, epoll instance's, socket's:
 	 * its access mode and flags only, path "" */
 	struct ckpt_hdr_file f;
 	char *path;
-	bool eventfd;			/* an EVENTFD record, ev */
 	struct ckpt_hdr_eventfd ev;
-	bool signalfd;			/* a SIGNALFD record, sfd */
 	struct ckpt_hdr_signalfd sfd;
-	bool timerfd;			/* a TIMERFD record, tfd */
 	struct ckpt_hdr_timerfd tfd;
-	bool epoll;			/* an EPOLL record; its EPOLL_ITEMS: */
-	bool epoll_items;		/* seen (items, nr_items) */
+	bool epoll_items;		/* an epoll instance's EPOLL_ITEMS seen: */
 	struct ckpt_epoll_item *items;
 	size_t nr_items;
 	struct ckpt_hdr_lock *locks;	/* its LOCK records */
 	size_t nr_locks;
-	bool unix_end;			/* an end of a UNIX_PAIR record, up: */
-	int end;			/* which, 0 or 1 (up.end[end]: its own) */
+	int end;			/* a UNIX_PAIR end's: 0 or 1 (up.end[end]: its own) */
 	struct ckpt_hdr_unix_pair up;
-	bool memfd;			/* open on the memfd f.obj_objref names, path "" */
 };
 
 /*
@@ -165,6 +173,13 @@ const char *ci_seal_name(unsigned int bit);
 const char *ci_unix_type(uint32_t type);
 /* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
 const char *ci_unix_opt(unsigned int bit);
+/*
+ * The names @name gives the bits set in @mask (@name: NULL past the last
+ * bit it names), lowest first, @sep between them ("shrink,grow"): in @buf
+ * (@size bytes, cut to fit as snprintf() does); their length, 0: none.
+ */
+size_t ci_bit_names(char *buf, size_t size, uint32_t mask,
+		    const char *(*name)(unsigned int bit), const char *sep);
 /* The scheduling policy of a TASK record, "SCHED_OTHER", or NULL. */
 const char *ci_sched_policy_name(uint32_t policy);
 /* An ioprio's class, 0 (none) to 3 (idle), or -1 for one ioprio_set() refuses */
@@ -220,13 +235,13 @@ const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci
  */
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
 			 char *buf, size_t size);
-/* Whether a shared-anon VMA of @p maps the SHMEM @objref. */
-bool ci_proc_maps_shmem(const struct ci_proc *p, uint32_t objref);
 /*
  * The SHMEM the VMA @v maps: a shared-anon VMA's, or the memfd of the
  * file a file VMA (private or shared) maps; 0 for none.
  */
 uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v);
+/* Whether a VMA of @p maps the SHMEM @objref (ci_vma_shmem(): a memfd's too). */
+bool ci_proc_maps_shmem(const struct ci_image *img, const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
 

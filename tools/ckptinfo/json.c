@@ -422,6 +422,17 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	fputs("]}", out);
 }
 
+/* ["shrink", "grow"]: the names @name gives the bits set in @mask (ci_bit_names()) */
+static void names(FILE *out, uint32_t mask, const char *(*name)(unsigned int bit))
+{
+	char buf[256];
+
+	if (ci_bit_names(buf, sizeof(buf), mask, name, "\", \""))
+		fprintf(out, "[\"%s\"]", buf);
+	else
+		fputs("[]", out);
+}
+
 /* A buffer size a UNIX_PAIR record's end has set (@set), or null. */
 static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
 {
@@ -442,11 +453,9 @@ static void unix_end(FILE *out, const struct ci_file *f)
 {
 	const struct ckpt_unix_end *e = &f->up.end[f->end];
 	uint32_t peer = f->up.end[!f->end].objref;
-	const char *sep = "";
-	unsigned int bit;
 
 	fputs(", \"unix\": ", out);
-	if (!f->unix_end) {
+	if (f->kind != CI_FILE_UNIX) {
 		fputs("null", out);
 		return;
 	}
@@ -456,15 +465,10 @@ static void unix_end(FILE *out, const struct ci_file *f)
 		fprintf(out, "%u", peer);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"shut_rd\": %s, \"shut_wr\": %s, \"opts\": [",
+	fprintf(out, ", \"shut_rd\": %s, \"shut_wr\": %s, \"opts\": ",
 		e->shutdown & CKPT_UNIX_SHUT_RD ? "true" : "false",
 		e->shutdown & CKPT_UNIX_SHUT_WR ? "true" : "false");
-	for (bit = 0; ci_unix_opt(bit); bit++)
-		if (e->opts & 1U << bit) {
-			fprintf(out, "%s\"%s\"", sep, ci_unix_opt(bit));
-			sep = ", ";
-		}
-	fputc(']', out);
+	names(out, e->opts, ci_unix_opt);
 	unix_buf(out, "sndbuf", e->opts & CKPT_UNIX_SNDBUF, e->sndbuf);
 	unix_buf(out, "rcvbuf", e->opts & CKPT_UNIX_RCVBUF, e->rcvbuf);
 	fprintf(out, ", \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %" PRId64
@@ -498,26 +502,26 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
 		/* a pipe end's, or a FIFO's file's (a path); a memfd's file's SHMEM */
-		if (f->f.obj_objref && !f->memfd)
+		if (f->kind == CI_FILE_PIPE || f->kind == CI_FILE_FIFO)
 			fprintf(out, "%u, \"memfd\": null", f->f.obj_objref);
-		else if (f->f.obj_objref)
+		else if (f->kind == CI_FILE_MEMFD)
 			fprintf(out, "null, \"memfd\": %u", f->f.obj_objref);
 		else
 			fputs("null, \"memfd\": null", out);
 		fputs(", \"eventfd\": ", out);
-		if (f->eventfd)
+		if (f->kind == CI_FILE_EVENTFD)
 			fprintf(out, "{\"count\": %" PRIu64 ", \"semaphore\": %s}",
 				(uint64_t)f->ev.count,
 				f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? "true" : "false");
 		else
 			fputs("null", out);
 		fputs(", \"signalfd\": ", out);
-		if (f->signalfd)
+		if (f->kind == CI_FILE_SIGNALFD)
 			fprintf(out, "{\"mask\": \"%#" PRIx64 "\"}", (uint64_t)f->sfd.mask);
 		else
 			fputs("null", out);
 		fputs(", \"timerfd\": ", out);
-		if (f->timerfd)
+		if (f->kind == CI_FILE_TIMERFD)
 			fprintf(out, "{\"clockid\": %d, \"absolute\": %s, \"cancel_on_set\": %s"
 				", \"value_ns\": %" PRIu64 ", \"interval_ns\": %" PRIu64
 				", \"ticks\": %" PRIu64 "}",
@@ -529,7 +533,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		else
 			fputs("null", out);
 		fputs(", \"epoll\": ", out);
-		if (f->epoll) {
+		if (f->kind == CI_FILE_EPOLL) {
 			size_t k;
 
 			fputs("[", out);
@@ -610,8 +614,6 @@ static void process(FILE *out, const struct ci_image *img,
  */
 static void shmems(FILE *out, const struct ci_image *img)
 {
-	const char *sep;
-	unsigned int bit;
 	size_t i;
 
 	fputs(", \"shmem\": [", out);
@@ -628,13 +630,9 @@ static void shmems(FILE *out, const struct ci_image *img)
 			str(out, sh->name);
 		else
 			fputs("null", out);
-		fputs(", \"seals\": [", out);
-		for (bit = 0, sep = ""; ci_seal_name(bit); bit++)
-			if (sh->s.seals & 1U << bit) {
-				fprintf(out, "%s\"%s\"", sep, ci_seal_name(bit));
-				sep = ", ";
-			}
-		fprintf(out, "], \"exec\": %s, \"saved_with\": %d, \"mapped_by\": [",
+		fputs(", \"seals\": ", out);
+		names(out, sh->s.seals, ci_seal_name);
+		fprintf(out, ", \"exec\": %s, \"saved_with\": %d, \"mapped_by\": [",
 			sh->s.flags & CKPT_SHMEM_EXEC ? "true" : "false",
 			img->procs[sh->proc].task.pid);
 		ci_print_shmem_mappers(out, img, sh->objref);

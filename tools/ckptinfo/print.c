@@ -6,6 +6,7 @@
 #include "image.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,33 +410,12 @@ static void print_memory(FILE *out, const struct ci_image *img,
  */
 size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
 {
-	const struct ci_proc *p;
-	size_t i, k, n = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < img->nr_procs; i++) {
-		p = &img->procs[i];
-		for (k = 0; k < p->nr_vmas && ci_vma_shmem(img, &p->vmas[k].v) != objref; k++)
-			;
-		if (k < p->nr_vmas)
-			fprintf(out, "%s%d", n++ ? ", " : "", p->task.pid);
-	}
+	for (i = 0; i < img->nr_procs; i++)
+		if (ci_proc_maps_shmem(img, &img->procs[i], objref))
+			fprintf(out, "%s%d", n++ ? ", " : "", img->procs[i].task.pid);
 	return n;
-}
-
-/* ", seals shrink,grow,exec" (", seals none"): a memfd's F_SEAL_* */
-static void print_seals(FILE *out, uint32_t seals)
-{
-	const char *sep = " ";
-	unsigned int bit;
-
-	fputs(", seals", out);
-	for (bit = 0; ci_seal_name(bit); bit++)
-		if (seals & 1U << bit) {
-			fprintf(out, "%s%s", sep, ci_seal_name(bit));
-			sep = ",";
-		}
-	if (*sep == ' ')
-		fputs(" none", out);
 }
 
 /*
@@ -453,6 +433,7 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 		img->nr_shmems == 1 ? "" : "s");
 	for (i = 0; i < img->nr_shmems; i++) {
 		const struct ci_shmem *sh = &img->shmems[i];
+		char seals[128];
 
 		fprintf(out, "  shmem %u: ", sh->objref);
 		if (sh->name)
@@ -460,8 +441,11 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 		fprintf(out, "%" PRIu64 " bytes, %" PRIu64 " pages%s",
 			(uint64_t)sh->s.size, (uint64_t)sh->s.nr_pages,
 			sh->s.flags & CKPT_SHMEM_NORESERVE ? ", noreserve" : "");
+		/* ", seals shrink,grow,exec" (", seals none"): a memfd's F_SEAL_* */
 		if (sh->s.flags & CKPT_SHMEM_MEMFD)
-			print_seals(out, sh->s.seals);
+			fprintf(out, ", seals %s",
+				ci_bit_names(seals, sizeof(seals), sh->s.seals, ci_seal_name, ",") ?
+				seals : "none");
 		fprintf(out, "%s, saved with %d", sh->s.flags & CKPT_SHMEM_EXEC ? ", executable" : "",
 			img->procs[sh->proc].task.pid);
 		fputs(", mapped by ", out);
@@ -541,7 +525,7 @@ static void unix_name(char *buf, size_t size, const struct ci_file *f)
 	uint32_t shut = e->shutdown;
 	size_t n = snprintf(buf, size, "unix %s socket, end %d of pair %u",
 			    ci_unix_type(f->up.type), f->end, f->up.end[0].objref);
-	unsigned int bit;
+	uint32_t opts = e->opts & ~(CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF);
 
 #define ROOM (n < size ? size - n : 0)
 	if (!f->up.end[1].objref)
@@ -556,13 +540,18 @@ static void unix_name(char *buf, size_t size, const struct ci_file *f)
 			      shut == (CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR) ?
 			      "reading and writing" : shut & CKPT_UNIX_SHUT_RD ?
 			      "reading" : "writing");
-	for (bit = 0; ci_unix_opt(bit); bit++) {
-		if (!(e->opts & 1U << bit))
-			continue;
-		n += snprintf(buf + n, ROOM, ", %s", ci_unix_opt(bit));
-		if (1U << bit & (CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF))
-			n += snprintf(buf + n, ROOM, " %u",
-				      1U << bit == CKPT_UNIX_SNDBUF ? e->sndbuf : e->rcvbuf);
+	/*
+	 * the options in CKPT_UNIX_* order: the buffer sizes (the first two)
+	 * with their values, then the others (each named: the reader refuses
+	 * unknown ones)
+	 */
+	if (e->opts & CKPT_UNIX_SNDBUF)
+		n += snprintf(buf + n, ROOM, ", SO_SNDBUF %u", e->sndbuf);
+	if (e->opts & CKPT_UNIX_RCVBUF)
+		n += snprintf(buf + n, ROOM, ", SO_RCVBUF %u", e->rcvbuf);
+	if (opts) {
+		n += snprintf(buf + n, ROOM, ", ");
+		n += ci_bit_names(buf + n, ROOM, opts, ci_unix_opt, ", ");
 	}
 	if (e->peek_off >= 0)
 		n += snprintf(buf + n, ROOM, ", SO_PEEK_OFF %d", e->peek_off);
@@ -656,31 +645,45 @@ static void print_files(FILE *out, const struct ci_image *img,
 	fputc('\n', out);
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
-		char name[512] = "";
+		/* a FIFO's path (up to PATH_MAX - 1 bytes) and what fifo_name() adds */
+		char name[PATH_MAX + 64] = "";
 
-		if (f->f.obj_objref && f->path[0])
+		switch (f->kind) {
+		case CI_FILE_PATH:
+			break;
+		case CI_FILE_FIFO:
 			fifo_name(name, sizeof(name), img, f);
-		else if (f->memfd)
-			snprintf(name, sizeof(name), "memfd:%s (shmem %u)",
-				 ci_file_memfd(img, f)->name, f->f.obj_objref);
-		else if (f->f.obj_objref)
+			break;
+		case CI_FILE_MEMFD:	/* "memfd:NAME (shmem 6)" */
+			ci_file_name(img, f, name, sizeof(name));
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (shmem %u)",
+				 f->f.obj_objref);
+			break;
+		case CI_FILE_PIPE:
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.obj_objref,
 				 f->f.f_flags & 3 ? "write" : "read");
-		else if (f->eventfd)
+			break;
+		case CI_FILE_EVENTFD:
 			snprintf(name, sizeof(name), "eventfd count %" PRIu64 "%s%s",
 				 (uint64_t)f->ev.count,
 				 f->ev.flags & CKPT_EVENTFD_SEMAPHORE ? ", semaphore" : "",
 				 f->ev.f_flags & 04000 /* O_NONBLOCK */ ?
 				 ", nonblocking" : "");
-		else if (f->signalfd)
+			break;
+		case CI_FILE_SIGNALFD:
 			signalfd_name(name, sizeof(name), &f->sfd);
-		else if (f->timerfd)
+			break;
+		case CI_FILE_TIMERFD:
 			timerfd_name(name, sizeof(name), &f->tfd);
-		else if (f->epoll)
+			break;
+		case CI_FILE_EPOLL:
 			snprintf(name, sizeof(name), "epoll, %zu items%s", f->nr_items,
 				 f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
-		else if (f->unix_end)
+			break;
+		case CI_FILE_UNIX:
 			unix_name(name, sizeof(name), f);
+			break;
+		}
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,
 			*name ? name : f->path,
 			f->f.f_flags,

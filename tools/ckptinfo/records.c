@@ -266,6 +266,17 @@ static int fs_dir(struct reader *r, const char *what, uint32_t objref)
 	return 0;
 }
 
+/* The record's regular file @what (executable, file): a FILE record before it. */
+static int reg_file(struct reader *r, const char *what, uint32_t objref)
+{
+	const struct ci_file *f = ci_file_by_ref(r->img, objref);
+
+	if (!f || !S_ISREG(f->f.i_mode))
+		return rd_bad(r, "%s objref %u has no FILE record of a regular file", what,
+			      objref);
+	return 0;
+}
+
 int rd_fs(struct reader *r, struct ci_proc *p)
 {
 	struct ckpt_hdr_fs *fs = &p->fs;
@@ -334,6 +345,13 @@ static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *
 	return NULL;
 }
 
+/* Whether @f names a file's identity (a pipe end's and a memfd's file have none). */
+static bool has_identity(const struct ckpt_hdr_file *f)
+{
+	return f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
+	       f->mtime_nsec;
+}
+
 /* A FILE record of a pipe end: its PIPE record's, each end once. */
 static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 {
@@ -343,9 +361,7 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 	if (!cp)
 		return -1;
 	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
-	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) ||
-	    f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
-	    f->mtime_nsec)
+	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) || has_identity(f))
 		return rd_bad(r, "a pipe end: mode %#o, flags %#o, an offset or a file's identity",
 			      f->i_mode, f->f_flags);
 	if (cp->ends[acc])
@@ -368,8 +384,7 @@ static int memfd_file(struct reader *r, const struct ckpt_hdr_file *f,
 	if (!(sh->s.flags & CKPT_SHMEM_MEMFD))
 		return rd_bad(r, "a memfd's file (no path) naming shmem %u, shared anonymous memory, no memfd",
 			      f->obj_objref);
-	if (f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
-	    f->mtime_nsec)
+	if (has_identity(f))
 		return rd_bad(r, "a memfd's file with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
 			      (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
 			      (unsigned long long)f->size);
@@ -415,14 +430,15 @@ static int fifo_file(struct reader *r, const struct ckpt_hdr_file *f, const char
 
 /*
  * A FILE record reopened by @path (a FIFO's among them): its flags those
- * open() is given again, rdev a character device's only.
+ * open() is given again (a FIFO's: fifo_file()'s), rdev a character
+ * device's only.
  */
 static int path_file(struct reader *r, const struct ckpt_hdr_file *f, const char *path)
 {
 	if (f->obj_objref && (!S_ISFIFO(f->i_mode) || f->f_pos))
 		return rd_bad(r, "%s: a FIFO's file: mode %#o, offset %lld: not a FIFO's, or not 0",
 			      path, f->i_mode, (long long)f->f_pos);
-	if (f->f_flags & ~OPEN_FLAGS)
+	if (!f->obj_objref && f->f_flags & ~OPEN_FLAGS)
 		return rd_bad(r, "%s: flags %#o: open() flags restart does not give back (%#o)",
 			      path, f->f_flags, f->f_flags & ~OPEN_FLAGS);
 	if (f->rdev && !S_ISCHR(f->i_mode))
@@ -468,22 +484,28 @@ int rd_file(struct reader *r)
 		return rd_bad(r, "path length, termination or not absolute (a pipe end's or a memfd's: empty)");
 	}
 	img->procs[img->nr_procs - 1].nr_files++;
+	if (!cf->f.obj_objref)
+		cf->kind = CI_FILE_PATH;
+	else if (buf[0])
+		cf->kind = CI_FILE_FIFO;
+	else
+		cf->kind = ci_shmem_by_ref(img, cf->f.obj_objref) ? CI_FILE_MEMFD : CI_FILE_PIPE;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
-	if (cf->f.obj_objref && !buf[0] && ci_shmem_by_ref(img, cf->f.obj_objref)) {
-		cf->memfd = true;
+	if (cf->kind == CI_FILE_MEMFD)
 		return memfd_file(r, &cf->f, ci_shmem_by_ref(img, cf->f.obj_objref));
-	}
-	if (cf->f.obj_objref && !buf[0])
+	if (cf->kind == CI_FILE_PIPE)
 		return pipe_end(r, &cf->f);
 	return path_file(r, &cf->f, buf);
 }
 
 /*
  * A file an EVENTFD, SIGNALFD, TIMERFD or EPOLL record is, or an end of a
- * UNIX_PAIR record (@objref its file's): in the image's files, path "".
+ * UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
+ * path "".
  */
-static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_flags)
+static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
+				 enum ci_file_kind kind)
 {
 	struct ci_image *img = r->img;
 	struct ci_file *cf;
@@ -501,7 +523,7 @@ static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_f
 	}
 	img->files = cf;
 	cf = &img->files[img->nr_files - 1];
-	*cf = (struct ci_file){ .objref = objref, .proc = img->nr_procs - 1,
+	*cf = (struct ci_file){ .objref = objref, .proc = img->nr_procs - 1, .kind = kind,
 				.path = empty, .f = { .f_flags = 02 | f_flags, .path_len = 1 } };
 	img->procs[img->nr_procs - 1].nr_files++;
 	return cf;
@@ -516,10 +538,9 @@ int rd_eventfd(struct reader *r)
 		return -1;
 	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~SETFL_FLAGS)
 		return rd_bad(r, "unknown flags %#x or f_flags %#x", e.flags, e.f_flags);
-	cf = anon_file(r, r->rec.objref, e.f_flags);
+	cf = anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EVENTFD);
 	if (!cf)
 		return -1;
-	cf->eventfd = true;
 	cf->ev = e;
 	return 0;
 }
@@ -535,10 +556,9 @@ int rd_signalfd(struct reader *r)
 	if (s.mask & (1ULL << 8 | 1ULL << 18) || s.f_flags & ~SETFL_FLAGS || s.__reserved)
 		return rd_bad(r, "mask %#llx (SIGKILL or SIGSTOP), f_flags %#x or reserved field",
 			      (unsigned long long)s.mask, s.f_flags);
-	cf = anon_file(r, r->rec.objref, s.f_flags);
+	cf = anon_file(r, r->rec.objref, s.f_flags, CI_FILE_SIGNALFD);
 	if (!cf)
 		return -1;
-	cf->signalfd = true;
 	cf->sfd = s;
 	return 0;
 }
@@ -560,10 +580,9 @@ int rd_timerfd(struct reader *r)
 	    (t.flags & CKPT_TIMERFD_ABSTIME && !realtime && t.value > max / 2))
 		return rd_bad(r, "clock %d, flags %#x, f_flags %#x, reserved field or time out of range",
 			      t.clockid, t.flags, t.f_flags);
-	cf = anon_file(r, r->rec.objref, t.f_flags);
+	cf = anon_file(r, r->rec.objref, t.f_flags, CI_FILE_TIMERFD);
 	if (!cf)
 		return -1;
-	cf->timerfd = true;
 	cf->tfd = t;
 	return 0;
 }
@@ -571,17 +590,12 @@ int rd_timerfd(struct reader *r)
 int rd_epoll(struct reader *r)
 {
 	struct ckpt_hdr_epoll e;
-	struct ci_file *cf;
 
 	if (rd_payload(r, &e, sizeof(e)))
 		return -1;
 	if (e.f_flags & ~SETFL_FLAGS || e.__reserved)
 		return rd_bad(r, "f_flags %#x or reserved field", e.f_flags);
-	cf = anon_file(r, r->rec.objref, e.f_flags);
-	if (!cf)
-		return -1;
-	cf->epoll = true;
-	return 0;
+	return anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EPOLL) ? 0 : -1;
 }
 
 int rd_epoll_items(struct reader *r)
@@ -590,7 +604,7 @@ int rd_epoll_items(struct reader *r)
 	struct ckpt_epoll_item *items;
 	size_t i, n = r->rec.len / sizeof(*items);
 
-	if (!ep || !ep->epoll || ep->epoll_items)
+	if (!ep || ep->kind != CI_FILE_EPOLL || ep->epoll_items)
 		return rd_bad(r, "objref %u: no EPOLL record before it, or its items twice",
 			      r->rec.objref);
 	if (!r->rec.len || r->rec.len % sizeof(*items))
@@ -602,7 +616,7 @@ int rd_epoll_items(struct reader *r)
 	for (i = 0; i < n; i++) {
 		const struct ci_file *tf = ci_file_by_ref(r->img, items[i].file_objref);
 
-		if (!tf || tf->epoll || items[i].fd > INT32_MAX || items[i].__reserved) {
+		if (!tf || tf->kind == CI_FILE_EPOLL || items[i].fd > INT32_MAX || items[i].__reserved) {
 			rd_bad(r, "item %zu: fd %u, file objref %u (none before it, or an epoll instance) or reserved field",
 			       i, items[i].fd, items[i].file_objref);
 			free(items);
@@ -624,7 +638,7 @@ int rd_lock(struct reader *r)
 	if (rd_payload(r, &l, sizeof(l)))
 		return -1;
 	/* a regular file or directory reopened by path, or a memfd's, as restart wants */
-	if (!cf || (!cf->path[0] && !cf->memfd) ||
+	if (!cf || (cf->kind != CI_FILE_PATH && cf->kind != CI_FILE_MEMFD) ||
 	    !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
 		return rd_bad(r, "objref %u: no FILE record of a regular file, a directory or a memfd before it",
 			      r->rec.objref);
@@ -789,10 +803,9 @@ int rd_unix_pair(struct reader *r)
 		if (unix_queue(r, &up.end[i], i, up.type))
 			return -1;
 	for (i = 0; i < (up.end[1].objref ? 2 : 1); i++) {
-		cf = anon_file(r, up.end[i].objref, up.end[i].f_flags);
+		cf = anon_file(r, up.end[i].objref, up.end[i].f_flags, CI_FILE_UNIX);
 		if (!cf)
 			return -1;
-		cf->unix_end = true;
 		cf->end = i;
 		cf->up = up;
 	}
@@ -945,10 +958,8 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 
 	if (rd_payload(r, m, sizeof(*m)))
 		return -1;
-	if (m->exe_objref && (!ci_file_by_ref(r->img, m->exe_objref) ||
-			       !S_ISREG(ci_file_by_ref(r->img, m->exe_objref)->f.i_mode)))
-		return rd_bad(r, "executable objref %u has no FILE record of a regular file",
-			      m->exe_objref);
+	if (m->exe_objref && reg_file(r, "executable", m->exe_objref))
+		return -1;
 	if (ci_file_memfd(r->img, ci_file_by_ref(r->img, m->exe_objref)))
 		return rd_bad(r, "executable objref %u is a memfd's file (fexecve() of a memfd: checkpoint refuses it)",
 			      m->exe_objref);
@@ -962,6 +973,27 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 							 CKPT_MM_MERGE_ANY) ||
 	    (m->flags & CKPT_MM_MDWE_NO_INHERIT && !(m->flags & CKPT_MM_MDWE)))
 		return rd_bad(r, "coredump_filter %#x, flags %#x", m->coredump_filter, m->flags);
+	return 0;
+}
+
+/*
+ * A CKPT_VMA_SHARED_ANON VMA @v: its SHMEM record before it, shared
+ * anonymous memory's (a memfd is mapped through a file open on it), its
+ * flags shared memory's.
+ */
+static int shared_anon_vma(struct reader *r, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_shmem *sh = ci_shmem_by_ref(r->img, v->file_objref);
+
+	if (!sh)
+		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
+			      v->file_objref);
+	if (sh->s.flags & CKPT_SHMEM_MEMFD)
+		return rd_bad(r, "shared memory objref %u is a memfd's SHMEM record: a memfd is mapped through a FILE record (a shared-file or file VMA)",
+			      v->file_objref);
+	if ((~v->vm_flags & (VM_SHARED | VM_MAYSHARE)) || v->vm_flags & VM_NOT_SHARED)
+		return rd_bad(r, "vm_flags %#llx: shared memory without VM_SHARED and VM_MAYSHARE, or growing down, accounted or wiped on fork",
+			      (unsigned long long)v->vm_flags);
 	return 0;
 }
 
@@ -983,9 +1015,8 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	    v->vm_flags & VM_NOT_SHARED || !(v->vm_flags & VM_MAYSHARE))
 		return rd_bad(r, "vm_flags %#llx: a shared file mapping without VM_MAYSHARE, growing down, accounted, wiped on fork or with flags restart does not give back",
 			      (unsigned long long)v->vm_flags);
-	if (!f || !S_ISREG(f->f.i_mode))
-		return rd_bad(r, "file objref %u has no FILE record of a regular file",
-			      v->file_objref);
+	if (reg_file(r, "file", v->file_objref))
+		return -1;
 	name = ci_file_name(r->img, f, buf, sizeof(buf));
 	if (f->f.f_flags & 010000000)	/* O_PATH */
 		return rd_bad(r, "a shared mapping of %s, opened O_PATH (flags %#o)", name,
@@ -1020,23 +1051,12 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 			      (unsigned long long)v.start, (unsigned long long)v.end);
 	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_FILE)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
-	if (v.kind == CKPT_VMA_FILE && (!ci_file_by_ref(r->img, v.file_objref) ||
-					!S_ISREG(ci_file_by_ref(r->img, v.file_objref)->f.i_mode)))
-		return rd_bad(r, "file objref %u has no FILE record of a regular file",
-			      v.file_objref);
-	if (v.kind == CKPT_VMA_SHARED_ANON && !ci_shmem_by_ref(r->img, v.file_objref))
-		return rd_bad(r, "shared memory objref %u has no SHMEM record before it",
-			      v.file_objref);
-	if (v.kind == CKPT_VMA_SHARED_ANON &&
-	    ci_shmem_by_ref(r->img, v.file_objref)->s.flags & CKPT_SHMEM_MEMFD)
-		return rd_bad(r, "shared memory objref %u is a memfd's SHMEM record: a memfd is mapped through a FILE record (a shared-file or file VMA)",
-			      v.file_objref);
+	if (v.kind == CKPT_VMA_FILE && reg_file(r, "file", v.file_objref))
+		return -1;
+	if (v.kind == CKPT_VMA_SHARED_ANON && shared_anon_vma(r, &v))
+		return -1;
 	if (v.kind == CKPT_VMA_SHARED_FILE && shared_file_vma(r, &v))
 		return -1;
-	if (v.kind == CKPT_VMA_SHARED_ANON &&
-	    ((~v.vm_flags & (VM_SHARED | VM_MAYSHARE)) || v.vm_flags & VM_NOT_SHARED))
-		return rd_bad(r, "vm_flags %#llx: shared memory without VM_SHARED and VM_MAYSHARE, or growing down, accounted or wiped on fork",
-			      (unsigned long long)v.vm_flags);
 	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
 	    (v.nr_pages && v.kind != CKPT_VMA_ANON && v.kind != CKPT_VMA_FILE))
 		return rd_bad(r, "%llu pages do not fit this VMA",
