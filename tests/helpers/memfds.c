@@ -50,23 +50,6 @@
 #define MAPPED	"through the map"
 #define PRIVATE	"a private copy"
 
-static char pattern(long i)
-{
-	return (char)(i * 7 + 3);
-}
-
-/* Whether @fd's bytes [@from, @to) are the pattern. */
-static bool is_pattern(int fd, long from, long to)
-{
-	char c;
-	long i;
-
-	for (i = from; i < to; i++)
-		if (pread(fd, &c, 1, i) != 1 || c != pattern(i))
-			return false;
-	return true;
-}
-
 static void check_name(int fd, const char *want)
 {
 	char link[64], target[256];
@@ -111,7 +94,7 @@ int main(int argc, char **argv)
 
 	a = memfd_create("cr-memfd A", MFD_ALLOW_SEALING | MFD_EXEC);
 	for (i = 0; i < A_SIZE; i++)
-		buf[i] = pattern(i);
+		buf[i] = file_pattern(i);
 	if (a < 0 || write(a, buf, A_SIZE) != A_SIZE || lseek(a, A_POS, SEEK_SET) != A_POS ||
 	    fcntl(a, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK))
 		return 9;
@@ -162,7 +145,8 @@ int main(int argc, char **argv)
 	check_seals(a, "A", F_SEAL_GROW | F_SEAL_SHRINK);
 	if (lseek(a, 0, SEEK_CUR) != A_POS)
 		check_fail("A: offset %lld, want %d", (long long)lseek(a, 0, SEEK_CUR), A_POS);
-	if (!is_pattern(a, 0, 2 * PG) || !is_pattern(a, 2 * PG + sizeof(MAPPED), A_SIZE))
+	if (!is_file_pattern(a, 0, 2 * PG) ||
+	    !is_file_pattern(a, 2 * PG + sizeof(MAPPED), A_SIZE))
 		check_fail("A: its bytes are not the pattern");
 	if (pread(a, buf, sizeof(MAPPED), 2 * PG) != sizeof(MAPPED) || strcmp(buf, MAPPED))
 		check_fail("A: the write through the shared mapping is not in it");
@@ -173,7 +157,7 @@ int main(int argc, char **argv)
 	if (pwrite(a, "fd", 2, PG + 10) != 2 || memcmp(shared + PG + 10, "fd", 2) ||
 	    memcmp(priv + PG + 10, "fd", 2))
 		check_fail("A: a write to the file is not seen by its mappings");
-	if (strcmp(priv, PRIVATE) || pread(a, buf, 1, 0) != 1 || buf[0] != pattern(0))
+	if (strcmp(priv, PRIVATE) || pread(a, buf, 1, 0) != 1 || buf[0] != file_pattern(0))
 		check_fail("A: the private copy is not private any more");
 	if ((fcntl(ar, F_GETFL) & O_ACCMODE) != O_RDONLY || write(ar, "x", 1) != -1 ||
 	    errno != EBADF)

@@ -64,3 +64,19 @@ void wait_go(const char *go)
 	while (access(go, F_OK))
 		nanosleep(&ts, NULL);
 }
+
+char file_pattern(long i)
+{
+	return (char)(i * 7 + 3);
+}
+
+bool is_file_pattern(int fd, long from, long to)
+{
+	char c;
+	long i;
+
+	for (i = from; i < to; i++)
+		if (pread(fd, &c, 1, i) != 1 || c != file_pattern(i))
+			return false;
+	return true;
+}

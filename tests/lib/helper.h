@@ -7,6 +7,8 @@
 #ifndef HELPER_H
 #define HELPER_H
 
+#include <stdbool.h>
+
 /* Create the empty file @out@suffix ("OUT.ready"). */
 void helper_touch(const char *out, const char *suffix);
 
@@ -24,5 +26,10 @@ void check_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int checks_status(void);
 /* Sleep until the file @go exists. */
 void wait_go(const char *go);
+
+/* The byte at offset @i of the file helpers' pattern. */
+char file_pattern(long i);
+/* Whether @fd's bytes [@from, @to) are that pattern (read with pread()). */
+bool is_file_pattern(int fd, long from, long to);
 
 #endif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deleted files across checkpoint/restart (helper: ghosts, restarted by
+ * rstr as a user would):
+ *   - the helper's checks hold without a checkpoint, and after one: each
+ *     deleted file's name, mode, owner, size, offset, bytes and holes,
+ *     its files and mappings still one object (see the helper);
+ *   - ckptinfo validates that image, and the image does not hold the
+ *     helper's 1 GiB hole;
+ *   - refusals at checkpoint, each refused child carrying on: a deleted
+ *     file the test has another file of (EBUSY, naming the test), one
+ *     still linked under another name, one whose directory was removed
+ *     too, one locked (flock()), a deleted executable (EOPNOTSUPP);
+ *   - a restart refused: the directory a file was deleted from is gone
+ *     (ENOENT), the caller carrying on.
+ */
+#include "crtest.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define READY	"/tmp/ghosts.ready"
+#define GO	"/tmp/ghosts.go"
+#define OUT	"/tmp/ghosts.out"
+#define IMG	"/tmp/ghosts.img"
+#define DIR	"/tmp/ghost.d"
+#define EXE	"/tmp/ghost.exe"
+
+static int run(bool ckpt)
+{
+	char *argv[] = { HELPER("ghosts"), READY, GO, OUT, NULL };
+
+	return run_checked(argv, READY, GO, IMG, ckpt);
+}
+
+/* DIR/@name made afresh, open read-write. */
+static int make(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), DIR "/%s", name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "data", 4) != 4)
+		tap_bail("setup: %s: %m", path);
+	return fd;
+}
+
+static void delete(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), DIR "/%s", name);
+	if (unlink(path))
+		tap_bail("setup: unlink %s: %m", path);
+}
+
+/* A stopped child holding @fd, DIR/@name, deleted now; @fd closed. */
+static pid_t hold_deleted(int fd, const char *name)
+{
+	pid_t pid;
+
+	delete(name);
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	return pid;
+}
+
+/* A child holding a deleted file the test has another file of: EBUSY. */
+static void refuse_open(void)
+{
+	int fd = make("held"), mine = open(DIR "/held", O_RDONLY);
+	char want[64];
+	pid_t pid;
+
+	if (mine < 0)
+		tap_bail("setup: open " DIR "/held: %m");
+	pid = hold_deleted(fd, "held");
+	snprintf(want, sizeof(want), "also open by task %d", getpid());
+	check_refused(pid, IMG, EBUSY, want, "a deleted file the test has another file of");
+	close(mine);
+}
+
+/* A deleted name of a file still linked under another: EOPNOTSUPP. */
+static void refuse_linked(void)
+{
+	int fd = make("linked");
+	pid_t pid;
+
+	if (link(DIR "/linked", DIR "/other"))
+		tap_bail("setup: link: %m");
+	pid = hold_deleted(fd, "linked");
+	check_refused(pid, IMG, EOPNOTSUPP, "still linked under another name",
+		      "a deleted name of a file linked under another");
+	delete("other");
+}
+
+/* A deleted file of a removed directory: EOPNOTSUPP. */
+static void refuse_dir(void)
+{
+	int fd = mkdir(DIR "/sub", 0755) ? -1 : open(DIR "/sub/f", O_RDWR | O_CREAT, 0644);
+	pid_t pid;
+
+	if (fd < 0 || unlink(DIR "/sub/f") || rmdir(DIR "/sub"))
+		tap_bail("setup: " DIR "/sub: %m");
+	pid = fork_holding(fd, fd, true);
+	close(fd);
+	check_refused(pid, IMG, EOPNOTSUPP, "deleted file of a removed directory",
+		      "a deleted file whose directory was removed too");
+}
+
+/* A deleted file locked with flock(): EOPNOTSUPP. */
+static void refuse_locked(void)
+{
+	int fd = make("locked");
+	pid_t pid;
+
+	if (flock(fd, LOCK_EX))
+		tap_bail("setup: flock: %m");
+	pid = hold_deleted(fd, "locked");
+	check_refused(pid, IMG, EOPNOTSUPP, "a lock taken through it",
+		      "a deleted file locked with flock()");
+}
+
+/* A process whose executable was deleted since: EOPNOTSUPP. */
+static void refuse_exe(void)
+{
+	pid_t pid;
+
+	if (system("cp /bin/busybox " EXE))
+		tap_bail("setup: cp /bin/busybox " EXE);
+	pid = fork();
+	if (pid < 0)
+		tap_bail("setup: fork: %m");
+	if (!pid) {
+		if (!null_stdio())
+			_exit(126);
+		execl(EXE, "sleep", "2", (char *)NULL);
+		_exit(127);
+	}
+	if (!wait_comm(pid, "ghost.exe", 10) || unlink(EXE) || !stop_task(pid))
+		tap_bail("setup: " EXE " did not run");
+	check_refused(pid, IMG, EOPNOTSUPP, "its executable was deleted",
+		      "a process whose executable was deleted");
+}
+
+/*
+ * An image of a deleted file whose directory is gone at restart: ENOENT,
+ * naming it; the restarting caller carries on.
+ */
+static void refuse_restart(void)
+{
+	const char *why;
+	pid_t pid;
+	long crid;
+	int fd, st;
+
+	if (mkdir(DIR "/gone", 0755))
+		tap_bail("setup: mkdir " DIR "/gone: %m");
+	fd = open(DIR "/gone/f", O_RDWR | O_CREAT, 0644);
+	if (fd < 0 || unlink(DIR "/gone/f"))
+		tap_bail("setup: " DIR "/gone/f: %m");
+	pid = fork_holding(fd, fd, false);
+	close(fd);
+	crid = checkpoint_retry(pid, IMG);
+	kill_wait(pid);
+	if (crid <= 0)
+		tap_bail("setup: checkpoint: %ld (%s)", crid, engine_stat("checkpoint.refused"));
+	if (rmdir(DIR "/gone"))
+		tap_bail("setup: rmdir " DIR "/gone: %m");
+	st = wait_exit(restart_from(IMG), 60);
+	why = engine_stat("restart.refused");
+	tap_ok(st == RESTART_FAILED(ENOENT) << 8 &&
+	       strstr(why, DIR "/gone/f: cannot find the directory it was deleted from"),
+	       "a deleted file whose directory is gone at restart: ENOENT, the caller carries on (%#x, \"%s\")",
+	       st, why);
+}
+
+int main(void)
+{
+	long long size;
+
+	tap_plan(15);
+	engine_on();
+	check_both(run, OUT);
+	tap_ok(system("ckptinfo " IMG " > /tmp/ghosts.info") == 0,
+	       "ckptinfo validates the image");
+	size = file_size(IMG);
+	tap_ok(size > 0 && size < (16 << 20),
+	       "the image holds the data, not the 1 GiB hole (%lld bytes)", size);
+	if (mkdir(DIR, 0755) && errno != EEXIST)
+		tap_bail("setup: mkdir " DIR ": %m");
+	refuse_open();
+	refuse_linked();
+	refuse_dir();
+	refuse_locked();
+	refuse_exe();
+	refuse_restart();
+	rmdir(DIR);
+	return tap_done();
+}
