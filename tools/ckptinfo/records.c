@@ -296,6 +296,10 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 	return 0;
 }
 
+/* x86_64's O_LARGEFILE (which open() forces on a 64-bit kernel) and O_PATH */
+#define O_LARGEFILE_FLAG	0100000U
+#define O_PATH_FLAG		010000000U
+
 /*
  * What fcntl(F_SETFL) sets, restart sets again on a file it makes: the
  * kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME.
@@ -321,11 +325,11 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 			 04000000U)
 
 /*
- * The flags a memfd's file may have, restart's CKPT_OPEN_FLAGS less
- * O_DIRECTORY, O_NOFOLLOW and FASYNC (it opens the memfd again as a reopen
- * through /proc/PID/fd would)
+ * The flags a file of an object restart makes again (a memfd's) may have,
+ * restart's CKPT_OPEN_FLAGS less O_DIRECTORY, O_NOFOLLOW and FASYNC (it
+ * opens the object again as a reopen through /proc/PID/fd would)
  */
-#define MEMFD_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U | 020000U))
+#define REMADE_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U | 020000U))
 
 /* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
 static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
@@ -361,7 +365,7 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 	if (!cp)
 		return -1;
 	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
-	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) || has_identity(f))
+	    f->f_flags & ~(3U | SETFL_FLAGS | O_LARGEFILE_FLAG) || has_identity(f))
 		return rd_bad(r, "a pipe end: mode %#o, flags %#o, an offset or a file's identity",
 			      f->i_mode, f->f_flags);
 	if (cp->ends[acc])
@@ -372,31 +376,42 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 }
 
 /*
- * A FILE record of a file open on a memfd (no path), @sh its SHMEM
- * record: as restart opens the memfd again, no file's identity, the
- * memfd's mode, flags a reopen keeps.
+ * A FILE record (no path) of a file open on an object restart makes again
+ * (a memfd), @what ("a memfd's file") of the @obj ("memfd") of mode
+ * @mode: as restart's rstr_open_remade() opens it, as a reopen through
+ * /proc/PID/fd would, no file's identity, the object's mode, flags a
+ * reopen keeps (with O_PATH, none but O_LARGEFILE, as open() keeps them).
  */
+static int remade_file(struct reader *r, const struct ckpt_hdr_file *f, const char *what,
+		       const char *obj, uint32_t mode)
+{
+	if (has_identity(f))
+		return rd_bad(r, "%s with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
+			      what, (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
+			      (unsigned long long)f->size);
+	if (f->i_mode != mode)
+		return rd_bad(r, "%s of mode %#o, its %s's is %#o", what, f->i_mode, obj, mode);
+	if ((f->f_flags & 3) == 3)
+		return rd_bad(r, "%s opened neither for reading nor for writing (flags %#o)", what,
+			      f->f_flags);
+	if (f->f_flags & ~REMADE_FILE_FLAGS)
+		return rd_bad(r, "%s with flags %#o restart does not open a %s with (%#o)", what,
+			      f->f_flags, obj, f->f_flags & ~REMADE_FILE_FLAGS);
+	if (f->f_flags & O_PATH_FLAG && f->f_flags & ~(O_PATH_FLAG | O_LARGEFILE_FLAG))
+		return rd_bad(r, "%s opened O_PATH with flags %#o beyond O_LARGEFILE (%#o): open() keeps no other",
+			      what, f->f_flags, f->f_flags & ~(O_PATH_FLAG | O_LARGEFILE_FLAG));
+	return 0;
+}
+
+/* A FILE record of a file open on a memfd (no path), @sh its SHMEM record. */
 static int memfd_file(struct reader *r, const struct ckpt_hdr_file *f,
 		      const struct ci_shmem *sh)
 {
-	uint32_t mode = S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666);
-
 	if (!(sh->s.flags & CKPT_SHMEM_MEMFD))
 		return rd_bad(r, "a memfd's file (no path) naming shmem %u, shared anonymous memory, no memfd",
 			      f->obj_objref);
-	if (has_identity(f))
-		return rd_bad(r, "a memfd's file with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
-			      (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
-			      (unsigned long long)f->size);
-	if (f->i_mode != mode)
-		return rd_bad(r, "a memfd's file of mode %#o, its memfd's is %#o", f->i_mode, mode);
-	if ((f->f_flags & 3) == 3)
-		return rd_bad(r, "a memfd's file opened neither for reading nor for writing (flags %#o)",
-			      f->f_flags);
-	if (f->f_flags & ~MEMFD_FILE_FLAGS)
-		return rd_bad(r, "a memfd's file with flags %#o restart does not open a memfd with (%#o)",
-			      f->f_flags, f->f_flags & ~MEMFD_FILE_FLAGS);
-	return 0;
+	return remade_file(r, f, "a memfd's file", "memfd",
+			   S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666));
 }
 
 /*
@@ -1018,7 +1033,7 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	if (reg_file(r, "file", v->file_objref))
 		return -1;
 	name = ci_file_name(r->img, f, buf, sizeof(buf));
-	if (f->f.f_flags & 010000000)	/* O_PATH */
+	if (f->f.f_flags & O_PATH_FLAG)
 		return rd_bad(r, "a shared mapping of %s, opened O_PATH (flags %#o)", name,
 			      f->f.f_flags);
 	if (acc != 0 && acc != 2)
