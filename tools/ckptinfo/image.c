@@ -701,16 +701,15 @@ static int read_after_process(struct reader *r, enum stage *st)
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
 	struct ci_image *img = r->img;
-	struct ci_shmem *sh = img->nr_shmems ? &img->shmems[img->nr_shmems - 1] : NULL;
 	uint32_t t = r->rec.type;
 
-	if (t == CKPT_HDR_PAGES && r->in_shmem)
-		return owned(r, sh->objref) || rd_shmem_pages(r, sh) ? -1 : 0;
-	if (r->in_shmem && sh->pages != sh->s.nr_pages)
-		return rd_bad(r, "the SHMEM before has %llu of its %llu pages",
-			      (unsigned long long)sh->pages,
-			      (unsigned long long)sh->s.nr_pages);
-	r->in_shmem = t == CKPT_HDR_SHMEM;
+	if (t == CKPT_HDR_PAGES && r->obj.type)
+		return owned(r, r->obj.objref) || rd_obj_pages(r) ? -1 : 0;
+	if (r->obj.type && *r->obj.pages != r->obj.nr_pages)
+		return rd_bad(r, "the %s before has %llu of its %llu pages",
+			      ci_type_name(r->obj.type), (unsigned long long)*r->obj.pages,
+			      (unsigned long long)r->obj.nr_pages);
+	r->obj.type = 0;
 	if (t == CKPT_HDR_FILE)
 		return fresh(r) || rd_file(r) ? -1 : 0;
 	if (t == CKPT_HDR_SHMEM)

@@ -40,7 +40,17 @@ struct reader {
 	size_t next_entry;		/* TREE entry after the last process's */
 	uint64_t next_page;		/* lowest address (a SHMEM's: offset) the
 					 * next page of the last VMA or SHMEM may have */
-	bool in_shmem;			/* the record before: a SHMEM or its PAGES */
+	/*
+	 * The object whose PAGES records may come next: the SHMEM record
+	 * before (type 0: none, the record before was no SHMEM or its
+	 * PAGES), its size and page count, and its count of pages read
+	 * (its element's in the image)
+	 */
+	struct {
+		uint32_t type, objref;
+		uint64_t size, nr_pages;
+		uint64_t *pages;
+	} obj;
 };
 
 /*
@@ -111,8 +121,8 @@ int rd_lock(struct reader *r);
  * and dropped.
  */
 int rd_unix_pair(struct reader *r);
-/* A PAGES record of the image's last SHMEM, @sh. */
-int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
+/* A PAGES record of r->obj, the SHMEM record before it: offsets in the object. */
+int rd_obj_pages(struct reader *r);
 int rd_fd(struct reader *r, struct ci_proc *p);
 int rd_mm(struct reader *r, struct ci_proc *p);
 int rd_vma(struct reader *r, struct ci_proc *p);

@@ -865,6 +865,21 @@ int rd_pipe(struct reader *r)
 }
 
 /*
+ * The record just read (@type, its objref) is an object of @size bytes
+ * whose @nr_pages pages follow in PAGES records, counted in *@pages.
+ */
+static void pages_follow(struct reader *r, uint32_t type, uint64_t size, uint64_t nr_pages,
+			 uint64_t *pages)
+{
+	r->obj.type = type;
+	r->obj.objref = r->rec.objref;
+	r->obj.size = size;
+	r->obj.nr_pages = nr_pages;
+	r->obj.pages = pages;
+	r->next_page = 0;
+}
+
+/*
  * A memfd's SHMEM record @hs (after its flags, size and reserved field):
  * as memfd_create() makes one, its @name (the payload after @hs) as
  * long as name_len says, terminated there.
@@ -942,7 +957,8 @@ int rd_shmem(struct reader *r)
 	img->shmems[img->nr_shmems - 1] = (struct ci_shmem){
 		.objref = r->rec.objref, .proc = img->nr_procs - 1, .s = *hs, .name = name };
 	img->procs[img->nr_procs - 1].nr_shmems++;
-	r->next_page = 0;
+	pages_follow(r, CKPT_HDR_SHMEM, hs->size, hs->nr_pages,
+		     &img->shmems[img->nr_shmems - 1].pages);
 	return 0;
 }
 
@@ -1139,9 +1155,10 @@ int rd_pages(struct reader *r, struct ci_proc *p)
 	return ret;
 }
 
-int rd_shmem_pages(struct reader *r, struct ci_shmem *sh)
+int rd_obj_pages(struct reader *r)
 {
-	return read_pages(r, "SHMEM", "offset", sh->s.size, sh->s.nr_pages, &sh->pages);
+	return read_pages(r, ci_type_name(r->obj.type), "offset", r->obj.size,
+			  r->obj.nr_pages, r->obj.pages);
 }
 
 int rd_xstate(struct reader *r, uint64_t *features)
