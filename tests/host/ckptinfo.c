@@ -27,6 +27,9 @@
 
 #define CKPTINFO "build/host/ckptinfo"
 
+/* The refusal of a record out of the order restart reads them in. */
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
 static size_t img_len;
@@ -477,7 +480,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"pipes\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -626,7 +629,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  ORDER },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -651,9 +654,9 @@ static void shmem_valid(const unsigned char *buf, size_t len)
 	     p[0].vmas[1].v.file_objref == sh->objref &&
 	     p[1].vmas[1].v.kind == CKPT_VMA_SHARED_ANON &&
 	     p[1].vmas[1].v.file_objref == sh->objref &&
-	     ci_proc_maps_shmem(&ci, &p[0], sh->objref) &&
-	     ci_proc_maps_shmem(&ci, &p[1], sh->objref) &&
-	     !ci_proc_maps_shmem(&ci, &p[2], sh->objref) &&
+	     ci_proc_maps(&ci, &p[0], sh->objref) &&
+	     ci_proc_maps(&ci, &p[1], sh->objref) &&
+	     !ci_proc_maps(&ci, &p[2], sh->objref) &&
 	     p[0].pages == 1 && p[1].pages == 1 && ci.pages == 3 + 2;
 	tap_ok(ok, "one SHMEM saved with the root, mapped by the root's and the child's VMAs: valid, read once%s%s",
 	       ret ? ": " : "", ret ? ci.error : "");
@@ -687,7 +690,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
 		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
-		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"pipes\": [], \"totals\": ",
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -748,7 +751,7 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'pipes', 'totals', 'trailing_bytes']\n"
+	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
 	"ok = ok and all(list(e) == ['pid', 'tgid', 'ppid', 'pgid', 'sid', 'zombie',"
@@ -899,7 +902,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): " ORDER },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -2231,7 +2234,7 @@ static const struct patch_case memfd_cases[] = {
 	{ "a memfd's file with O_NONBLOCK, O_APPEND and O_LARGEFILE", M_FILE, FI(f_flags),
 	  0106002, 4, NULL },
 	{ "a memfd's file naming no record before it", M_FILE, FI(obj_objref), 999, 4,
-	  "a pipe end or a memfd's file (no path) of objref 999, which no PIPE or SHMEM record before it has" },
+	  "FILE record (type 48, len 65): a pipe end, a memfd's or a deleted file's file (no path) of objref 999, which no PIPE, SHMEM or GHOST record before it has" },
 	{ "a memfd's file opened O_PATH and for reading and writing", M_FILE, FI(f_flags),
 	  010000002, 4,
 	  "FILE record (type 48, len 65): a memfd's file opened O_PATH with flags 010000002 beyond O_LARGEFILE (02): open() keeps no other" },
@@ -2308,8 +2311,8 @@ static void memfd_valid(const unsigned char *buf, size_t len)
 	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
 	     p[0].vmas[1].v.file_objref == 7 && ci_vma_shmem(&ci, &p[0].vmas[1].v) == 6 &&
 	     p[0].vmas[2].v.kind == CKPT_VMA_SHARED_FILE && p[0].vmas[2].v.file_objref == 9 &&
-	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && ci_proc_maps_shmem(&ci, &p[0], 6) &&
-	     !ci_proc_maps_shmem(&ci, &p[1], 6) &&
+	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && ci_proc_maps(&ci, &p[0], 6) &&
+	     !ci_proc_maps(&ci, &p[1], 6) &&
 	     p[0].nr_fds == 4 && p[0].fds[3].fd == 20 && p[0].fds[3].file_objref == 7 &&
 	     p[0].nr_files == 5 && p[0].nr_shmems == 1 && p[0].pages == 1 &&
 	     ci.pages == 3 + 2;
@@ -2336,7 +2339,7 @@ static void memfd_cli(const struct mk_spec *s)
 	ret = run_spec(s, "--json --records", out, sizeof(out));
 	/* the root's keys twice: at the top level and in "processes" */
 	tap_ok(!ret && count(out, "\"shmem\": [{\"objref\": 6, \"size\": 12288, \"nr_pages\": 2, \"flags\": 3, \"noreserve\": true, \"memfd\": true, \"name\": \"buf\", \"seals\": [\"shrink\", \"grow\", \"exec\"], \"exec\": false, \"saved_with\": 100, \"mapped_by\": [100]}]") == 1 &&
-	       count(out, "{\"fd\": 20, \"path\": \"memfd:buf\", \"flags\": 2, \"mode\": 33206, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": 6, \"eventfd\": null, ") == 2 &&
+	       count(out, "{\"fd\": 20, \"path\": \"memfd:buf\", \"flags\": 2, \"mode\": 33206, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": 6, \"ghost\": null, \"eventfd\": null, ") == 2 &&
 	       count(out, "\"memfd\": null, ") > 6 &&
 	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": \"memfd:buf\", \"offset\": 0, \"shmem\": 6}") == 2 &&
 	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xf9\", \"file\": \"/tmp/shared.dat\", \"offset\": 0}") == 2 &&
@@ -2443,8 +2446,8 @@ static void memfd_private_tests(void)
 		v = &ci.procs[0].vmas[2].v;
 	tap_ok(v && v->kind == CKPT_VMA_FILE && v->file_objref == 7 && v->pgoff == 1 &&
 	       ci.procs[0].vmas[2].pages == 1 && ci_vma_shmem(&ci, v) == 6 &&
-	       ci_proc_maps_shmem(&ci, &ci.procs[0], 6) &&
-	       !ci_proc_maps_shmem(&ci, &ci.procs[1], 6) && ci.procs[0].pages == 2,
+	       ci_proc_maps(&ci, &ci.procs[0], 6) &&
+	       !ci_proc_maps(&ci, &ci.procs[1], 6) && ci.procs[0].pages == 2,
 	       "a memfd mapped privately (a file VMA on its file, a page of its own): valid, the VMA maps its SHMEM (%s)",
 	       ret ? ci.error : "read");
 	ci_free(&ci);
