@@ -283,14 +283,15 @@ static uint32_t memfd(struct out *o, const struct mk_spec *s, uint32_t files_ref
 }
 
 /*
- * The deleted file of mk_spec.ghost: its GHOST record and pages, then the
- * FILE record of a file open on it and its FD record (fd 21) in the files
- * table @files_ref; the file's objref.
+ * The deleted file of mk_spec.ghost (ghost_empty: empty): its GHOST record
+ * and pages, then the FILE record of a file open on it and its FD record
+ * (fd 21) in the files table @files_ref; the file's objref.
  */
-static uint32_t ghost(struct out *o, uint32_t files_ref)
+static uint32_t ghost(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
 	uint32_t ref = o->next_ref++, file_ref = o->next_ref++;
-	struct ckpt_hdr_ghost hg = { .size = MK_GHOST_SIZE, .nr_pages = 2,
+	struct ckpt_hdr_ghost hg = { .size = s->ghost_empty ? 0 : MK_GHOST_SIZE,
+				     .nr_pages = s->ghost_empty ? 0 : 2,
 				     .mode = MK_GHOST_MODE, .uid = MK_GHOST_UID,
 				     .gid = MK_GHOST_GID, .path_len = sizeof(MK_GHOST_PATH) };
 	unsigned char buf[sizeof(hg) + sizeof(MK_GHOST_PATH)];
@@ -580,7 +581,7 @@ static void process(struct out *o, const struct mk_spec *s,
 	if (s->memfd && e == s->tree)
 		mfvma.file_objref = memfd(o, s, files_ref);
 	if (s->ghost && e == s->tree)
-		gvma.file_objref = ghost(o, files_ref);
+		gvma.file_objref = ghost(o, s, files_ref);
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);

@@ -122,8 +122,9 @@ struct mk_spec {
 	 * a shared-file VMA mapping it whole, read-write (MK_GHOST_FLAGS), at
 	 * MK_GHOST_START; after the memfd's records. With ghost_private, the
 	 * root maps it privately too: a file VMA on that file
-	 * (MK_GHOST_PRIVATE_*) with one page of its own */
-	bool ghost, ghost_private;
+	 * (MK_GHOST_PRIVATE_*) with one page of its own. With ghost_empty: of
+	 * size 0, no page */
+	bool ghost, ghost_private, ghost_empty;
 	/* the root maps MK_SHARED_PATH, a regular file opened O_RDWR (its FILE
 	 * record before its MM record, no fd), MAP_SHARED and read-only
 	 * (MK_SHARED_FLAGS: a shared-file VMA) at MK_SHARED_START */
