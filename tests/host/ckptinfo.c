@@ -27,6 +27,9 @@
 
 #define CKPTINFO "build/host/ckptinfo"
 
+/* The refusal of a record out of the order restart reads them in. */
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
 static size_t img_len;
@@ -163,6 +166,22 @@ static size_t record_of(const struct ci_image *ci, uint32_t type, unsigned int n
 		if (ci->records[i].type == type && !nth--)
 			return ci->records[i].pos;
 	return 0;
+}
+
+/* A test's record: the @nth (from 0) of @type, for records_at(). */
+struct rec_at {
+	uint32_t type;
+	unsigned int nth;
+};
+
+/* The offset of each of the @n records @at names in @ci into @pos (0: none, record_of()). */
+static void records_at(const struct ci_image *ci, const struct rec_at *at, size_t n,
+		       size_t *pos)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pos[i] = record_of(ci, at[i].type, at[i].nth);
 }
 
 static size_t count(const char *s, const char *what)
@@ -477,7 +496,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"pipes\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -626,7 +645,7 @@ static const struct patch_case shmem_cases[] = {
 	  "1 pages do not fit this VMA" },
 	{ "a SHMEM record after the MM record", R_VMA_ROOT, offsetof(struct ckpt_hdr, type),
 	  CKPT_HDR_SHMEM, 4,
-	  "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)" },
+	  ORDER },
 };
 
 #define NR_SHMEM_CASES (sizeof(shmem_cases) / sizeof(shmem_cases[0]))
@@ -651,9 +670,9 @@ static void shmem_valid(const unsigned char *buf, size_t len)
 	     p[0].vmas[1].v.file_objref == sh->objref &&
 	     p[1].vmas[1].v.kind == CKPT_VMA_SHARED_ANON &&
 	     p[1].vmas[1].v.file_objref == sh->objref &&
-	     ci_proc_maps_shmem(&ci, &p[0], sh->objref) &&
-	     ci_proc_maps_shmem(&ci, &p[1], sh->objref) &&
-	     !ci_proc_maps_shmem(&ci, &p[2], sh->objref) &&
+	     ci_proc_maps(&ci, &p[0], sh->objref) &&
+	     ci_proc_maps(&ci, &p[1], sh->objref) &&
+	     !ci_proc_maps(&ci, &p[2], sh->objref) &&
 	     p[0].pages == 1 && p[1].pages == 1 && ci.pages == 3 + 2;
 	tap_ok(ok, "one SHMEM saved with the root, mapped by the root's and the child's VMAs: valid, read once%s%s",
 	       ret ? ": " : "", ret ? ci.error : "");
@@ -687,7 +706,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
 		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
-		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"pipes\": [], \"totals\": ",
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -748,7 +767,7 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'pipes', 'totals', 'trailing_bytes']\n"
+	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
 	"ok = ok and all(list(e) == ['pid', 'tgid', 'ppid', 'pgid', 'sid', 'zombie',"
@@ -757,13 +776,14 @@ static const char json_check[] =
 	"print('keys ok' if ok else 'keys differ: %r' % list(d))\n"
 	"print('path=' + json.dumps(d['fds'][2]['path']))\n";
 
-static int json_run(const char *image, char *out, size_t size)
+/* ckptinfo --json @image (options may come first) read by python3 running @script. */
+static int json_run(const char *script, const char *image, char *out, size_t size)
 {
 	char cmd[1024];
 	FILE *p, *f = fopen("/tmp/ckptinfo-json-check.py", "w");
 	size_t n = 0;
 
-	if (!f || fputs(json_check, f) < 0 || fclose(f))
+	if (!f || fputs(script, f) < 0 || fclose(f))
 		return -1;
 	snprintf(cmd, sizeof(cmd),
 		 CKPTINFO " --json %s 2>/dev/null | python3 /tmp/ckptinfo-json-check.py 2>&1",
@@ -789,7 +809,7 @@ static void json_tests(void)
 
 	buf = mk_image(&s, &len);
 	path = image_file(buf, len);
-	ret = json_run(path, out, sizeof(out));
+	ret = json_run(json_check, path, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
 	       "--json parsed by python3: the documented keys, in order, top level, processes, tree, totals (\"%.80s\")",
 	       out);
@@ -799,7 +819,7 @@ static void json_tests(void)
 	unlink(path);
 	free(buf);
 	snprintf(img, sizeof(img), "%scounter.img", fixtures);
-	ret = json_run(img, out, sizeof(out));
+	ret = json_run(json_check, img, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
 	       "--json of counter.img parsed by python3: the documented keys (\"%.80s\")", out);
 }
@@ -899,7 +919,7 @@ static const struct patch_case fs_cases[] = {
 	{ "RLIMITS in CREDS's place", F_CREDS, HDR(type), CKPT_HDR_RLIMITS, 4,
 	  "RLIMITS record (type 21, len 88): not expected here" },
 	{ "FS in RLIMITS's place", F_RLIMITS, HDR(type), CKPT_HDR_FS, 4,
-	  "FS record (type 22, len 264): not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*)*" },
+	  "FS record (type 22, len 264): " ORDER },
 	{ "ITIMERS with 2 timers", F_ITIMERS, IT(nr_timers), 2, 4,
 	  "ITIMERS record (type 24, len 56): 2 timers, expected 3" },
 	{ "ITIMERS with its reserved field set", F_ITIMERS, IT(__reserved), 1, 4,
@@ -2177,6 +2197,11 @@ static void unix_tests(void)
 
 /* The records of the memfd image that memfd_cases change. */
 enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
+static const struct rec_at memfd_at[NR_M] = {
+	[M_SHMEM] = { CKPT_HDR_SHMEM, 0 }, [M_FILE] = { CKPT_HDR_FILE, 2 },
+	[M_SFILE] = { CKPT_HDR_FILE, 4 }, [M_VMA_MEMFD] = { CKPT_HDR_VMA, 1 },
+	[M_VMA_SHARED] = { CKPT_HDR_VMA, 2 }, [M_MM] = { CKPT_HDR_MM, 0 },
+};
 
 #define FI(m) (16 + offsetof(struct ckpt_hdr_file, m))
 #define NAME(i) (16 + sizeof(struct ckpt_hdr_shmem) + (i))
@@ -2231,9 +2256,12 @@ static const struct patch_case memfd_cases[] = {
 	{ "a memfd's file with O_NONBLOCK, O_APPEND and O_LARGEFILE", M_FILE, FI(f_flags),
 	  0106002, 4, NULL },
 	{ "a memfd's file naming no record before it", M_FILE, FI(obj_objref), 999, 4,
-	  "a pipe end or a memfd's file (no path) of objref 999, which no PIPE or SHMEM record before it has" },
-	{ "a shared mapping of a memfd's file opened O_PATH", M_FILE, FI(f_flags), 010000002, 4,
-	  "a shared mapping of memfd:buf, opened O_PATH (flags 010000002)" },
+	  "FILE record (type 48, len 65): a pipe end, a memfd's or a deleted file's file (no path) of objref 999, which no PIPE, SHMEM or GHOST record before it has" },
+	{ "a memfd's file opened O_PATH and for reading and writing", M_FILE, FI(f_flags),
+	  010000002, 4,
+	  "FILE record (type 48, len 65): a memfd's file opened O_PATH with flags 010000002 beyond O_LARGEFILE (02): open() keeps no other" },
+	{ "a shared mapping of a memfd's file opened O_PATH", M_FILE, FI(f_flags), 010100000, 4,
+	  "a shared mapping of memfd:buf, opened O_PATH (flags 010100000)" },
 	{ "a shared-anon VMA naming a memfd's SHMEM record", M_VMA_MEMFD, VMA(kind),
 	  CKPT_VMA_SHARED_ANON | 6ULL << 32, 8,
 	  "shared memory objref 6 is a memfd's SHMEM record: a memfd is mapped through a FILE record" },
@@ -2305,8 +2333,8 @@ static void memfd_valid(const unsigned char *buf, size_t len)
 	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
 	     p[0].vmas[1].v.file_objref == 7 && ci_vma_shmem(&ci, &p[0].vmas[1].v) == 6 &&
 	     p[0].vmas[2].v.kind == CKPT_VMA_SHARED_FILE && p[0].vmas[2].v.file_objref == 9 &&
-	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && ci_proc_maps_shmem(&ci, &p[0], 6) &&
-	     !ci_proc_maps_shmem(&ci, &p[1], 6) &&
+	     !ci_vma_shmem(&ci, &p[0].vmas[2].v) && ci_proc_maps(&ci, &p[0], 6) &&
+	     !ci_proc_maps(&ci, &p[1], 6) &&
 	     p[0].nr_fds == 4 && p[0].fds[3].fd == 20 && p[0].fds[3].file_objref == 7 &&
 	     p[0].nr_files == 5 && p[0].nr_shmems == 1 && p[0].pages == 1 &&
 	     ci.pages == 3 + 2;
@@ -2333,7 +2361,7 @@ static void memfd_cli(const struct mk_spec *s)
 	ret = run_spec(s, "--json --records", out, sizeof(out));
 	/* the root's keys twice: at the top level and in "processes" */
 	tap_ok(!ret && count(out, "\"shmem\": [{\"objref\": 6, \"size\": 12288, \"nr_pages\": 2, \"flags\": 3, \"noreserve\": true, \"memfd\": true, \"name\": \"buf\", \"seals\": [\"shrink\", \"grow\", \"exec\"], \"exec\": false, \"saved_with\": 100, \"mapped_by\": [100]}]") == 1 &&
-	       count(out, "{\"fd\": 20, \"path\": \"memfd:buf\", \"flags\": 2, \"mode\": 33206, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": 6, \"eventfd\": null, ") == 2 &&
+	       count(out, "{\"fd\": 20, \"path\": \"memfd:buf\", \"flags\": 2, \"mode\": 33206, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": 6, \"ghost\": null, \"eventfd\": null, ") == 2 &&
 	       count(out, "\"memfd\": null, ") > 6 &&
 	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": \"memfd:buf\", \"offset\": 0, \"shmem\": 6}") == 2 &&
 	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xf9\", \"file\": \"/tmp/shared.dat\", \"offset\": 0}") == 2 &&
@@ -2364,12 +2392,7 @@ static void memfd_tests(void)
 	buf = mk_image(&s, &len);
 	if (read_buf(buf, len, &ci))
 		tap_bail("the memfd image is invalid: %s", ci.error);
-	pos[M_SHMEM] = record_of(&ci, CKPT_HDR_SHMEM, 0);
-	pos[M_FILE] = record_of(&ci, CKPT_HDR_FILE, 2);
-	pos[M_SFILE] = record_of(&ci, CKPT_HDR_FILE, 4);
-	pos[M_VMA_MEMFD] = record_of(&ci, CKPT_HDR_VMA, 1);
-	pos[M_VMA_SHARED] = record_of(&ci, CKPT_HDR_VMA, 2);
-	pos[M_MM] = record_of(&ci, CKPT_HDR_MM, 0);
+	records_at(&ci, memfd_at, NR_M, pos);
 	if (!pos[M_SHMEM] || !pos[M_SFILE] || !pos[M_MM] || pos[M_FILE] < pos[M_SHMEM] ||
 	    ci.shmems[0].objref != 6 || !ci_file_by_ref(&ci, 7) || !ci_file_by_ref(&ci, 9) ||
 	    strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100") ||
@@ -2440,8 +2463,8 @@ static void memfd_private_tests(void)
 		v = &ci.procs[0].vmas[2].v;
 	tap_ok(v && v->kind == CKPT_VMA_FILE && v->file_objref == 7 && v->pgoff == 1 &&
 	       ci.procs[0].vmas[2].pages == 1 && ci_vma_shmem(&ci, v) == 6 &&
-	       ci_proc_maps_shmem(&ci, &ci.procs[0], 6) &&
-	       !ci_proc_maps_shmem(&ci, &ci.procs[1], 6) && ci.procs[0].pages == 2,
+	       ci_proc_maps(&ci, &ci.procs[0], 6) &&
+	       !ci_proc_maps(&ci, &ci.procs[1], 6) && ci.procs[0].pages == 2,
 	       "a memfd mapped privately (a file VMA on its file, a page of its own): valid, the VMA maps its SHMEM (%s)",
 	       ret ? ci.error : "read");
 	ci_free(&ci);
@@ -2467,6 +2490,281 @@ static void memfd_private_tests(void)
 	free(buf);
 }
 
+/* The records of the deleted file image that ghost_cases change. */
+enum { G_GHOST, G_PAGES0, G_PAGES1, G_FILE, G_FD, G_VMA_SHARED, G_VMA_PRIVATE, G_MM, NR_G };
+static const struct rec_at ghost_at[NR_G] = {
+	[G_GHOST] = { CKPT_HDR_GHOST, 0 }, [G_PAGES0] = { CKPT_HDR_PAGES, 0 },
+	[G_PAGES1] = { CKPT_HDR_PAGES, 1 }, [G_FILE] = { CKPT_HDR_FILE, 2 },
+	[G_FD] = { CKPT_HDR_FD, 3 }, [G_VMA_SHARED] = { CKPT_HDR_VMA, 1 },
+	[G_VMA_PRIVATE] = { CKPT_HDR_VMA, 2 }, [G_MM] = { CKPT_HDR_MM, 0 },
+};
+
+#define GH(m) (16 + offsetof(struct ckpt_hdr_ghost, m))
+#define GPATH(i) (16 + sizeof(struct ckpt_hdr_ghost) + (i))
+/* The GHOST record's header, as the reader names it in a refusal */
+#define GHOST_REC "GHOST record (type 36, len 49): "
+#define GHOST_FILE "FILE record (type 48, len 65): a file of " MK_GHOST_PATH " (deleted)"
+
+/*
+ * The root's objrefs in the deleted file image: TASK 1, files table 2,
+ * fs_struct 3, FILEs /dev/null 4, /tmp/out.100 5, the GHOST 6 and the
+ * file open on it 7, /tmp/cwd.100 8. Each rule restart applies to a
+ * GHOST record, to the FILE record of a file open on it and to what
+ * names them, broken in turn.
+ */
+static const struct patch_case ghost_cases[] = {
+	{ "a GHOST record shorter than its header and a path", G_GHOST, HDR(len), 32, 8,
+	  "GHOST record (type 36, len 32): length 32: not a GHOST record (32 bytes, then a path of up to 4096 with its NUL)" },
+	{ "a GHOST's path length a byte short of its record", G_GHOST, GH(path_len), 16, 4,
+	  GHOST_REC "path length 16, expected 17: the path fills the record after its 32 bytes" },
+	{ "a GHOST's path not NUL-terminated", G_GHOST, GPATH(16), 'x', 1,
+	  GHOST_REC "a deleted file's path not NUL-terminated at its length 17, or with a NUL before" },
+	{ "a GHOST's path with a NUL before its end", G_GHOST, GPATH(4), 0, 1,
+	  GHOST_REC "a deleted file's path not NUL-terminated at its length 17, or with a NUL before" },
+	{ "a GHOST's path not absolute", G_GHOST, GPATH(0), 'v', 1,
+	  GHOST_REC "a deleted file's path \"vvar/log/app.log\": not absolute" },
+	{ "a GHOST's mode with a file type", G_GHOST, GH(mode), S_IFREG | MK_GHOST_MODE, 4,
+	  GHOST_REC MK_GHOST_PATH ": mode 0100640, more than permissions (07777)" },
+	{ "a GHOST's mode with a bit above 07777", G_GHOST, GH(mode), 010640, 4,
+	  GHOST_REC MK_GHOST_PATH ": mode 010640, more than permissions (07777)" },
+	{ "a GHOST larger than a file can be", G_GHOST, GH(size), 1ULL << 63, 8,
+	  GHOST_REC "size 9223372036854775808 with 2 pages: too large or more pages than fit" },
+	{ "a GHOST with more pages than its size holds", G_GHOST, GH(size), 4096, 8,
+	  GHOST_REC "size 4096 with 2 pages: too large or more pages than fit" },
+	{ "a GHOST whose last page is at its size's last byte", G_GHOST, GH(size), 0x2001, 8, NULL },
+	{ "a GHOST owned by uid -1", G_GHOST, GH(uid), UINT32_MAX, 4,
+	  GHOST_REC MK_GHOST_PATH ": owner 4294967295:100, and -1 is no user or group id" },
+	{ "a GHOST owned by gid -1", G_GHOST, GH(gid), UINT32_MAX, 4,
+	  GHOST_REC MK_GHOST_PATH ": owner 1000:4294967295, and -1 is no user or group id" },
+	{ "a GHOST owned by 0:0", G_GHOST, GH(uid), 0, 8, NULL },
+	{ "a GHOST with the root's TASK objref", G_GHOST, HDR(objref), 1, 4,
+	  GHOST_REC "objref 1 is zero or already another object's" },
+	{ "a GHOST with objref 0", G_GHOST, HDR(objref), 0, 4,
+	  GHOST_REC "objref 0 is zero or already another object's" },
+	{ "a GHOST counting a page more than its PAGES have", G_GHOST, GH(nr_pages), 3, 8,
+	  "FILE record (type 48, len 65): the GHOST before has 2 of its 3 pages" },
+	{ "a GHOST counting a page fewer than its PAGES have", G_GHOST, GH(nr_pages), 1, 8,
+	  "offset 8192: PAGES record (type 34, len 8176): more pages than its GHOST record says (1)" },
+	{ "a GHOST's page offset at its size", G_GHOST, GH(size), 0x2000, 8,
+	  "offset 8192: PAGES record (type 34, len 8176): page offset 0x2000 outside its GHOST or out of order" },
+	{ "a GHOST's page offsets out of order across PAGES records", G_PAGES1, PAGE1, 0, 8,
+	  "offset 8192: PAGES record (type 34, len 8176): page offset 0 outside its GHOST or out of order" },
+	{ "a GHOST's pages at offsets 0 and 0x1000, the hole after them", G_PAGES1, PAGE1, 0x1000,
+	  8, NULL },
+	{ "an unaligned GHOST page offset", G_PAGES1, PAGE1, 0x2001, 8,
+	  "offset 8192: PAGES record (type 34, len 8176): page offset 0x2001 outside its GHOST or out of order" },
+	{ "a GHOST's page offset beyond its size", G_PAGES1, PAGE1, 0x4000, 8,
+	  "offset 8192: PAGES record (type 34, len 8176): page offset 0x4000 outside its GHOST or out of order" },
+	{ "a GHOST's PAGES with the task's objref", G_PAGES0, HDR(objref), 1, 4,
+	  "offset 3864: PAGES record (type 34, len 4312): objref 1 is not its owner's (6)" },
+	{ "a GHOST record after the MM record", G_VMA_SHARED, HDR(type), CKPT_HDR_GHOST, 4,
+	  "GHOST record (type 36, len 48): " ORDER },
+	{ "a deleted file's file of another mode than the GHOST's", G_FILE, FI(i_mode),
+	  S_IFREG | 0644, 4, GHOST_FILE " of mode 0100644, its deleted file's is 0100640" },
+	{ "a GHOST of another mode than its file's", G_GHOST, GH(mode), 0600, 4,
+	  GHOST_FILE " of mode 0100640, its deleted file's is 0100600" },
+	{ "a deleted file's file of a directory's mode", G_FILE, FI(i_mode), S_IFDIR | 0640, 4,
+	  GHOST_FILE " of mode 040640, its deleted file's is 0100640" },
+	{ "a deleted file's file with an inode number", G_FILE, FI(ino), 7, 8,
+	  GHOST_FILE " with a file's identity (ino 7, dev 0, rdev 0, generation 0, size 0 or an mtime): all 0" },
+	{ "a deleted file's file with a size", G_FILE, FI(size), MK_GHOST_SIZE, 8,
+	  GHOST_FILE " with a file's identity (ino 0, dev 0, rdev 0, generation 0, size 12388 or an mtime): all 0" },
+	{ "a deleted file's file with an mtime", G_FILE, FI(mtime_nsec), 1, 4,
+	  GHOST_FILE " with a file's identity (ino 0, dev 0, rdev 0, generation 0, size 0 or an mtime): all 0" },
+	{ "a deleted file's file opened neither for reading nor for writing", G_FILE, FI(f_flags),
+	  3, 4, GHOST_FILE " opened neither for reading nor for writing (flags 03)" },
+	{ "a deleted file's file with O_DIRECTORY", G_FILE, FI(f_flags), 0200002, 4,
+	  GHOST_FILE " with flags 0200002 restart does not open a deleted file with (0200000)" },
+	{ "a deleted file's file with O_NOFOLLOW", G_FILE, FI(f_flags), 0400002, 4,
+	  GHOST_FILE " with flags 0400002 restart does not open a deleted file with (0400000)" },
+	{ "a deleted file's file with FASYNC", G_FILE, FI(f_flags), 020002, 4,
+	  GHOST_FILE " with flags 020002 restart does not open a deleted file with (020000)" },
+	{ "a deleted file's file opened O_PATH and for reading and writing", G_FILE, FI(f_flags),
+	  010000002, 4,
+	  GHOST_FILE " opened O_PATH with flags 010000002 beyond O_LARGEFILE (02): open() keeps no other" },
+	{ "a shared mapping of a deleted file's file opened O_PATH", G_FILE, FI(f_flags),
+	  010100000, 4,
+	  "VMA record (type 33, len 48): a shared mapping of " MK_GHOST_PATH " (deleted), opened O_PATH (flags 010100000)" },
+	{ "VM_SHARED on a deleted file's file opened read-only", G_FILE, FI(f_flags), 0, 4,
+	  "VMA record (type 33, len 48): vm_flags 0xfb: VM_SHARED set, but " MK_GHOST_PATH " (deleted) is open read-only (flags 0): mmap() gives VM_SHARED to a file open for writing only" },
+	{ "a deleted file's file with O_NONBLOCK, O_APPEND and O_LARGEFILE", G_FILE, FI(f_flags),
+	  0106002, 4, NULL },
+	{ "a deleted file's file at offset 100", G_FILE, FI(f_pos), 100, 8, NULL },
+	{ "a deleted file's file at a negative offset", G_FILE, FI(f_pos), -1LL, 8,
+	  "FILE record (type 48, len 65): negative file offset" },
+	{ "a deleted file's file naming no record before it", G_FILE, FI(obj_objref), 999, 4,
+	  "FILE record (type 48, len 65): a pipe end, a memfd's or a deleted file's file (no path) of objref 999, which no PIPE, SHMEM or GHOST record before it has" },
+	{ "an FD naming the GHOST record, not its file", G_FD, 16 + offsetof(struct ckpt_hdr_fd, file_objref),
+	  6, 4, "FD record (type 49, len 16): fd 21 names objref 6, which no FILE record before it has" },
+	{ "a file VMA naming the GHOST record, not its file", G_VMA_PRIVATE, VMA(file_objref), 6, 4,
+	  "VMA record (type 33, len 48): file objref 6 has no FILE record of a regular file" },
+	{ "a shared-anon VMA naming the GHOST record", G_VMA_SHARED, VMA(kind),
+	  CKPT_VMA_SHARED_ANON | 6ULL << 32, 8,
+	  "VMA record (type 33, len 48): shared memory objref 6 has no SHMEM record before it" },
+	{ "the executable a deleted file's file", G_MM, MMH(exe_objref), 7, 4,
+	  "MM record (type 32, len 624): executable objref 7 is a file of " MK_GHOST_PATH " (deleted): restart execs its executable by path (checkpoint refuses it)" },
+};
+
+#define NR_GHOST_CASES (sizeof(ghost_cases) / sizeof(ghost_cases[0]))
+#define GHOST_RESULTS (1 + 5 + 2 + (int)NR_GHOST_CASES)
+
+/* The deleted file image, read back (1 result). */
+static void ghost_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_ghost *gh;
+	const struct ci_file *f;
+	const struct ci_proc *p;
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && ci.nr_ghosts == 1 && !ci.nr_shmems && ci.nr_procs == 3;
+
+	gh = ok ? &ci.ghosts[0] : NULL;
+	f = ci_file_by_ref(&ci, 7);
+	p = ci.procs;
+	ok = ok && f && gh->objref == 6 && !strcmp(gh->path, MK_GHOST_PATH) &&
+	     gh->g.size == MK_GHOST_SIZE && gh->g.nr_pages == 2 && gh->pages == 2 &&
+	     gh->g.mode == MK_GHOST_MODE && gh->g.uid == MK_GHOST_UID &&
+	     gh->g.gid == MK_GHOST_GID && gh->g.path_len == sizeof(MK_GHOST_PATH) &&
+	     gh->proc == 0 && ci_ghost_by_ref(&ci, 6) == gh &&
+	     f->kind == CI_FILE_GHOST && ci_file_ghost(&ci, f) == gh && !ci_file_memfd(&ci, f) &&
+	     !f->path[0] && f->f.i_mode == (S_IFREG | MK_GHOST_MODE) &&
+	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
+	     p[0].vmas[2].v.kind == CKPT_VMA_FILE &&
+	     ci_vma_ghost(&ci, &p[0].vmas[1].v) == 6 && ci_vma_ghost(&ci, &p[0].vmas[2].v) == 6 &&
+	     !ci_vma_shmem(&ci, &p[0].vmas[1].v) && !ci_vma_ghost(&ci, &p[0].vmas[0].v) &&
+	     ci_proc_maps(&ci, &p[0], 6) && !ci_proc_maps(&ci, &p[1], 6) &&
+	     p[0].nr_fds == 4 && p[0].fds[3].fd == 21 && p[0].fds[3].file_objref == 7 &&
+	     p[0].nr_ghosts == 1 && p[1].nr_ghosts == 0 && p[0].nr_files == 4 &&
+	     p[0].pages == 2 && ci.pages == 3 + 1 + 2;
+	tap_ok(ok, "a deleted file of the root (its GHOST with 2 pages and holes, a file open on it as fd 21, a shared-file and a private file VMA on that file): valid, read back%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The JSON of the deleted file image, read by python3: "ghosts" has it
+ * (path, size, pages, mode, owner, saved with, mapped by), fd 21 and
+ * both VMAs name it (at the top level and in "processes"), no other fd
+ * does, and --records names the GHOST record.
+ */
+static const char ghost_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"g = {'objref': 6, 'path': '/var/log/app.log', 'size': 12388, 'nr_pages': 2,"
+	" 'mode': '0640', 'uid': 1000, 'gid': 100, 'saved_with': 100, 'mapped_by': [100]}\n"
+	"ok = d['ghosts'] == [g] and d['shmem'] == []\n"
+	"for p in (d, d['processes'][0]):\n"
+	"    fd = [f for f in p['fds'] if f['ghost'] is not None]\n"
+	"    ok = ok and [(f['fd'], f['path'], f['ghost'], f['memfd'], f['pipe'], f['mode'],"
+	" f['file']) for f in fd] == [(21, '/var/log/app.log (deleted)', 6, None, None,"
+	" 0o100640, 7)]\n"
+	"    v = [(m['kind'], m['file'], m['offset'], m['pages']) for m in p['mm']['vmas']"
+	" if m.get('ghost') == 6]\n"
+	"    ok = ok and v == [('shared-file', '/var/log/app.log (deleted)', 0, 0),"
+	" ('file', '/var/log/app.log (deleted)', 4096, 1)]\n"
+	"ok = ok and all(f['ghost'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"ok = ok and [r['objref'] for r in d['records'] if r['type'] == 'GHOST'"
+	" and r['type_id'] == 36] == [6]\n"
+	"print('ghost ok' if ok else 'ghost differs: %r %r' % (d['ghosts'], d['fds'][-1]))\n";
+
+/* ckptinfo shows the deleted file, its file and the VMAs mapping it (5 results). */
+static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t len)
+{
+	static const char *const summary[] = {
+		"  `-130 zombie (status 1792) exit 7 pgid 100 sid 100\ndeleted files: 1\n"
+		"  ghost 6: /var/log/app.log (deleted), 12388 bytes, 2 pages, mode 0640, owner 1000:100, saved with 100, mapped by 100\n"
+		"task: pid 100, ",
+		"memory: 3 VMAs, 2 pages;",
+		"  000000060000-000000064000 rw-s shared-file      0 pages  /var/log/app.log (deleted) @0\n",
+		"  000000070000-000000072000 rw-p file      1 pages  /var/log/app.log (deleted) @0x1000\n",
+		"files: 4 open files, 4 descriptors\n",
+	};
+	static char out[1 << 16];
+	const char *path;
+	char args[256];
+	size_t i, once = 0;
+	int ret;
+
+	ret = run_spec(s, "", out, sizeof(out));
+	for (i = 0; i < sizeof(summary) / sizeof(summary[0]); i++)
+		once += count(out, summary[i]) == 1;
+	tap_ok(!ret && once == sizeof(summary) / sizeof(summary[0]) &&
+	       count(out, "(deleted)") == 4 && strstr(out, " records, 6 pages, "),
+	       "the summary shows the deleted file once (path, size, pages, mode, owner, mapped by) and both VMAs as PATH (deleted) (exit %d)",
+	       ret);
+	tap_ok(!ret && count(out, "  fd 21  /var/log/app.log (deleted) (ghost 6)  flags 02  pos 0\n") == 1,
+	       "the summary shows fd 21 as PATH (deleted) (ghost 6) (exit %d)", ret);
+	ret = run_spec(s, "--records", out, sizeof(out));
+	tap_ok(!ret && count(out, " type=GHOST(36) len=49 objref=6\npos=3864 type=PAGES(34) len=4312 objref=6\npos=8192 type=PAGES(34) len=8176 objref=6\n") == 1 &&
+	       count(out, " objref=6\n") == 3,
+	       "--records: the GHOST record and its 2 PAGES records (exit %d)", ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	/* the root's keys twice: at the top level and in "processes" */
+	tap_ok(!ret && count(out, "\"ghosts\": [{\"objref\": 6, \"path\": \"/var/log/app.log\", \"size\": 12388, \"nr_pages\": 2, \"mode\": \"0640\", \"uid\": 1000, \"gid\": 100, \"saved_with\": 100, \"mapped_by\": [100]}]") == 1 &&
+	       count(out, "{\"fd\": 21, \"path\": \"/var/log/app.log (deleted)\", \"flags\": 2, \"mode\": 33184, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": null, \"ghost\": 6, \"eventfd\": null, ") == 2 &&
+	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": \"/var/log/app.log (deleted)\", \"offset\": 0, \"ghost\": 6}") == 2 &&
+	       count(out, "\"kind\": \"file\", \"pages\": 1, \"vm_flags\": \"0x73\", \"file\": \"/var/log/app.log (deleted)\", \"offset\": 4096, \"ghost\": 6}") == 2,
+	       "--json: \"ghosts\" has the deleted file, fd 21 its \"ghost\" and path, each VMA its file and \"ghost\" (exit %d)",
+	       ret);
+	path = image_file(buf, len);
+	snprintf(args, sizeof(args), "--records %s", path);
+	ret = json_run(ghost_json_check, args, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "ghost ok\n"),
+	       "--json parsed by python3: \"ghosts\", the fd's and the VMAs' \"ghost\", the GHOST record (\"%.200s\")",
+	       out);
+	unlink(path);
+}
+
+/*
+ * A deleted file held by the root, open as fd 21 and mapped shared and
+ * privately through that file: valid, shown in the summary, --records
+ * and --json (read back by python3); an empty one valid; each rule of
+ * its GHOST record, of its FILE record and of what names them broken in
+ * turn.
+ */
+static void ghost_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .ghost = true,
+			     .ghost_private = true };
+	unsigned char *buf;
+	size_t len, pos[NR_G];
+	struct ci_image ci;
+	int ret;
+
+	buf = mk_image(&s, &len);
+	if (read_buf(buf, len, &ci))
+		tap_bail("the deleted file image is invalid: %s", ci.error);
+	records_at(&ci, ghost_at, NR_G, pos);
+	if (!pos[G_GHOST] || pos[G_PAGES0] < pos[G_GHOST] || pos[G_FILE] < pos[G_PAGES1] ||
+	    !pos[G_FD] || !pos[G_VMA_PRIVATE] || !pos[G_MM] || ci.ghosts[0].objref != 6 ||
+	    !ci_file_by_ref(&ci, 7) || strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100"))
+		tap_bail("the deleted file image lacks a record, or its objrefs moved");
+	ci_free(&ci);
+
+	ghost_valid(buf, len);
+	ghost_cli(&s, buf, len);
+	patch_cases(buf, len, pos, ghost_cases, NR_GHOST_CASES);
+	free(buf);
+
+	s.ghost_private = false;
+	s.ghost_empty = true;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  ghost 6: /var/log/app.log (deleted), 0 bytes, 0 pages, mode 0640, owner 1000:100, saved with 100, mapped by 100\n") == 1,
+	       "an empty deleted file, no page: valid (exit %d)", ret);
+	s.ghost_empty = false;
+	s.memfd = true;
+	s.shared_file = true;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  shmem 6: memfd \"buf\", ") == 1 &&
+	       count(out, "  ghost 8: /var/log/app.log (deleted), ") == 1 &&
+	       count(out, "  fd 20  memfd:buf (shmem 6)  flags 02  pos 0\n") == 1 &&
+	       count(out, "  fd 21  /var/log/app.log (deleted) (ghost 8)  flags 02  pos 0\n") == 1 &&
+	       count(out, "memory: 4 VMAs, 1 pages;") == 1,
+	       "a memfd, a deleted file and a shared mapping of a regular file together: valid, each named as its own (exit %d)",
+	       ret);
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -2474,7 +2772,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -2489,6 +2787,7 @@ int main(void)
 	unix_tests();
 	memfd_tests();
 	memfd_private_tests();
+	ghost_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

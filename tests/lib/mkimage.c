@@ -209,9 +209,20 @@ struct shared {
 };
 
 /*
+ * The pages of the SHMEM or GHOST record @ref: none, or (@nr_pages 2) at
+ * offsets 0 and 0x2000, filled with @fill and @fill + 0x11.
+ */
+static void obj_pages(struct out *o, uint32_t ref, uint64_t nr_pages, int fill)
+{
+	if (!nr_pages)
+		return;
+	pages(o, ref, 0, fill);
+	pages(o, ref, 2 * 4096, fill + 0x11);
+}
+
+/*
  * A SHMEM record @ref as @hs says, then @name (a memfd's, name_len set
- * here), then its pages: none, or (nr_pages 2) at offsets 0 and 0x2000,
- * filled with @fill and @fill + 0x11.
+ * here), then its pages (obj_pages()).
  */
 static void shmem_record(struct out *o, uint32_t ref, struct ckpt_hdr_shmem hs,
 			 const char *name, int fill)
@@ -222,10 +233,7 @@ static void shmem_record(struct out *o, uint32_t ref, struct ckpt_hdr_shmem hs,
 	memcpy(buf, &hs, sizeof(hs));
 	memcpy(buf + sizeof(hs), name ? name : "", hs.name_len);
 	record(o, CKPT_HDR_SHMEM, ref, buf, sizeof(hs) + hs.name_len);
-	if (!hs.nr_pages)
-		return;
-	pages(o, ref, 0, fill);
-	pages(o, ref, 2 * 4096, fill + 0x11);
+	obj_pages(o, ref, hs.nr_pages, fill);
 }
 
 /* The SHMEM record and its pages, with the first process that maps it. */
@@ -238,17 +246,29 @@ static void shmem(struct out *o, struct shared *sh)
 }
 
 /*
+ * The FILE record (no path, O_RDWR, @mode) of a file open on the object
+ * @obj_ref (a memfd's SHMEM, a GHOST) restart makes again, objref @ref, and
+ * its FD record @fd in the files table @files_ref; @ref.
+ */
+static uint32_t remade_file(struct out *o, uint32_t ref, uint32_t obj_ref, uint32_t mode,
+			    uint32_t fd, uint32_t files_ref)
+{
+	struct ckpt_hdr_fd d = { .fd = fd, .file_objref = ref };
+
+	path_file(o, ref, "", (struct ckpt_hdr_file){ .f_flags = 02, .i_mode = mode,
+						      .obj_objref = obj_ref });
+	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+	return ref;
+}
+
+/*
  * The memfd of mk_spec.memfd: its SHMEM record and pages, then the FILE
  * record of a file open on it and its FD record (fd 20) in the files
  * table @files_ref; the file's objref.
  */
 static uint32_t memfd(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
-	uint32_t ref = o->next_ref++;
-	struct ckpt_hdr_fd fd = { .fd = 20, .file_objref = o->next_ref++ };
-	struct ckpt_hdr_file f = { .f_flags = 02,
-				   .i_mode = S_IFREG | (s->memfd_exec ? 0777 : 0666),
-				   .obj_objref = ref };
+	uint32_t ref = o->next_ref++, file_ref = o->next_ref++;
 	struct ckpt_hdr_shmem hs = {
 		.size = s->memfd_empty ? 0 : MK_MEMFD_SIZE, .nr_pages = s->memfd_empty ? 0 : 2,
 		.flags = s->memfd_flags ? s->memfd_flags :
@@ -258,9 +278,29 @@ static uint32_t memfd(struct out *o, const struct mk_spec *s, uint32_t files_ref
 
 	hs.seals = named ? MK_MEMFD_SEALS & (s->memfd_exec ? ~0x20U : ~0U) : 0;
 	shmem_record(o, ref, hs, named ? MK_MEMFD_NAME : NULL, 0xcc);
-	path_file(o, fd.file_objref, "", f);
-	record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));
-	return fd.file_objref;
+	return remade_file(o, file_ref, ref, S_IFREG | (s->memfd_exec ? 0777 : 0666), 20,
+			   files_ref);
+}
+
+/*
+ * The deleted file of mk_spec.ghost (ghost_empty: empty): its GHOST record
+ * and pages, then the FILE record of a file open on it and its FD record
+ * (fd 21) in the files table @files_ref; the file's objref.
+ */
+static uint32_t ghost(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	uint32_t ref = o->next_ref++, file_ref = o->next_ref++;
+	struct ckpt_hdr_ghost hg = { .size = s->ghost_empty ? 0 : MK_GHOST_SIZE,
+				     .nr_pages = s->ghost_empty ? 0 : 2,
+				     .mode = MK_GHOST_MODE, .uid = MK_GHOST_UID,
+				     .gid = MK_GHOST_GID, .path_len = sizeof(MK_GHOST_PATH) };
+	unsigned char buf[sizeof(hg) + sizeof(MK_GHOST_PATH)];
+
+	memcpy(buf, &hg, sizeof(hg));
+	memcpy(buf + sizeof(hg), MK_GHOST_PATH, sizeof(MK_GHOST_PATH));
+	record(o, CKPT_HDR_GHOST, ref, buf, sizeof(buf));
+	obj_pages(o, ref, hg.nr_pages, 0xee);
+	return remade_file(o, file_ref, ref, S_IFREG | MK_GHOST_MODE, 21, files_ref);
 }
 
 /* The RLIMITS record: MK_RLIMIT_*, the others unlimited. */
@@ -336,6 +376,32 @@ static void sigpending(struct out *o, const struct mk_spec *s, int32_t pid,
 	free(payload);
 }
 
+/*
+ * A private file VMA (a memfd's or a deleted file's file, set later) at
+ * @start with @vm_flags: 2 pages from the file's second, the first of them
+ * written (a page of its own).
+ */
+static struct ckpt_hdr_vma private_vma(uint64_t start, uint64_t vm_flags)
+{
+	return (struct ckpt_hdr_vma){ .start = start, .end = start + 2 * 4096,
+				      .vm_flags = vm_flags, .kind = CKPT_VMA_FILE,
+				      .pgoff = 1, .nr_pages = 1 };
+}
+
+/*
+ * The VMA record @v of the mm @mm_ref if it maps something (a
+ * file_objref), then its page if it has one (at its start, filled with
+ * @fill).
+ */
+static void vma_of(struct out *o, uint32_t mm_ref, const struct ckpt_hdr_vma *v, int fill)
+{
+	if (!v->file_objref)
+		return;
+	record(o, CKPT_HDR_VMA, mm_ref, v, sizeof(*v));
+	if (v->nr_pages)
+		pages(o, mm_ref, v->start, fill);
+}
+
 /* A live process's records. */
 static void process(struct out *o, const struct mk_spec *s,
 		    const struct ckpt_tree_task *e, struct shared *sh)
@@ -358,10 +424,12 @@ static void process(struct out *o, const struct mk_spec *s,
 				      .end = MK_SHARED_START + 2 * 4096,
 				      .vm_flags = MK_SHARED_FLAGS,
 				      .kind = CKPT_VMA_SHARED_FILE };
-	struct ckpt_hdr_vma mpvma = { .start = MK_MEMFD_PRIVATE_START,
-				      .end = MK_MEMFD_PRIVATE_START + 2 * 4096,
-				      .vm_flags = MK_MEMFD_PRIVATE_FLAGS,
-				      .kind = CKPT_VMA_FILE, .pgoff = 1, .nr_pages = 1 };
+	struct ckpt_hdr_vma mpvma = private_vma(MK_MEMFD_PRIVATE_START, MK_MEMFD_PRIVATE_FLAGS);
+	struct ckpt_hdr_vma gvma = { .start = MK_GHOST_START,
+				     .end = MK_GHOST_START + ((MK_GHOST_SIZE + 4095) & ~4095ULL),
+				     .vm_flags = MK_GHOST_FLAGS,
+				     .kind = CKPT_VMA_SHARED_FILE };
+	struct ckpt_hdr_vma gpvma = private_vma(MK_GHOST_PRIVATE_START, MK_GHOST_PRIVATE_FLAGS);
 	struct ckpt_hdr_fd fd = { 0 };
 	uint32_t evfd_ref = 0;
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
@@ -512,6 +580,8 @@ static void process(struct out *o, const struct mk_spec *s,
 		fifo(o, s, files_ref);
 	if (s->memfd && e == s->tree)
 		mfvma.file_objref = memfd(o, s, files_ref);
+	if (s->ghost && e == s->tree)
+		gvma.file_objref = ghost(o, s, files_ref);
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);
@@ -540,21 +610,20 @@ mm:
 	}
 	if (s->memfd_private)
 		mpvma.file_objref = mfvma.file_objref;
-	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref + !!mpvma.file_objref;
+	if (s->ghost_private)
+		gpvma.file_objref = gvma.file_objref;
+	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref + !!mpvma.file_objref +
+		      !!gvma.file_objref + !!gpvma.file_objref;
 	mm_ref = o->next_ref++;
 	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
 	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
 	pages(o, mm_ref, VMA_START, e->pid);
-	if (shvma.file_objref)
-		record(o, CKPT_HDR_VMA, mm_ref, &shvma, sizeof(shvma));
-	if (mfvma.file_objref)
-		record(o, CKPT_HDR_VMA, mm_ref, &mfvma, sizeof(mfvma));
-	if (sfvma.file_objref)
-		record(o, CKPT_HDR_VMA, mm_ref, &sfvma, sizeof(sfvma));
-	if (mpvma.file_objref) {
-		record(o, CKPT_HDR_VMA, mm_ref, &mpvma, sizeof(mpvma));
-		pages(o, mm_ref, MK_MEMFD_PRIVATE_START, 0xdd);
-	}
+	vma_of(o, mm_ref, &shvma, 0);
+	vma_of(o, mm_ref, &mfvma, 0);
+	vma_of(o, mm_ref, &sfvma, 0);
+	vma_of(o, mm_ref, &mpvma, 0xdd);
+	vma_of(o, mm_ref, &gvma, 0);
+	vma_of(o, mm_ref, &gpvma, 0xef);
 	cpu_xstate(o, task_ref);
 }
 

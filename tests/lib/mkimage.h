@@ -114,6 +114,17 @@ struct mk_spec {
 	 * instead (without CKPT_SHMEM_MEMFD: no name, no seals) */
 	bool memfd, memfd_exec, memfd_empty, memfd_private;
 	uint32_t memfd_flags;
+	/* the root holds a deleted file (MK_GHOST_*): its GHOST record (the
+	 * path it had MK_GHOST_PATH, MK_GHOST_SIZE bytes, mode MK_GHOST_MODE,
+	 * owner MK_GHOST_UID:MK_GHOST_GID) and its 2 pages, at offsets 0 and
+	 * 0x2000 (a hole between them, another after), the FILE record of a
+	 * file open on it (O_RDWR, mode S_IFREG | MK_GHOST_MODE) as fd 21, and
+	 * a shared-file VMA mapping it whole, read-write (MK_GHOST_FLAGS), at
+	 * MK_GHOST_START; after the memfd's records. With ghost_private, the
+	 * root maps it privately too: a file VMA on that file
+	 * (MK_GHOST_PRIVATE_*) with one page of its own. With ghost_empty: of
+	 * size 0, no page */
+	bool ghost, ghost_private, ghost_empty;
 	/* the root maps MK_SHARED_PATH, a regular file opened O_RDWR (its FILE
 	 * record before its MM record, no fd), MAP_SHARED and read-only
 	 * (MK_SHARED_FLAGS: a shared-file VMA) at MK_SHARED_START */
@@ -129,6 +140,18 @@ struct mk_spec {
 /* Its private mapping (mk_spec.memfd_private): 2 pages from its second, the first written. */
 #define MK_MEMFD_PRIVATE_START	0x50000ULL
 #define MK_MEMFD_PRIVATE_FLAGS	0x73ULL	/* VM_READ VM_WRITE VM_MAYREAD VM_MAYWRITE VM_MAYEXEC */
+
+/* The root's deleted file (mk_spec.ghost): the path it had, size, mode, owner, mapping. */
+#define MK_GHOST_PATH		"/var/log/app.log"
+#define MK_GHOST_SIZE		(3 * 4096ULL + 100)	/* 4 pages, the last partly */
+#define MK_GHOST_MODE		0640U
+#define MK_GHOST_UID		1000U
+#define MK_GHOST_GID		100U
+#define MK_GHOST_START		0x60000ULL
+#define MK_GHOST_FLAGS		0xfbULL	/* VM_READ VM_WRITE VM_SHARED VM_MAY* */
+/* Its private mapping (mk_spec.ghost_private): 2 pages from its second, the first written. */
+#define MK_GHOST_PRIVATE_START	0x70000ULL
+#define MK_GHOST_PRIVATE_FLAGS	0x73ULL	/* VM_READ VM_WRITE VM_MAYREAD VM_MAYWRITE VM_MAYEXEC */
 
 /* The root's shared file mapping (mk_spec.shared_file): 2 pages of the file. */
 #define MK_SHARED_PATH		"/tmp/shared.dat"
@@ -208,9 +231,9 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
  * memory, whose SHMEM record and its PAGES come with the first of them,
  * after its FS record. The PROCESS record names the files table (the
  * FD records' objref) and the fs_struct (a new objref, before the task's
- * FILE records). The root's VMAs of a memfd, a shared file and the
- * memfd's private mapping (mk_spec.memfd, shared_file, memfd_private)
- * come after those.
+ * FILE records). The root's VMAs of a memfd, a shared file, the memfd's
+ * private mapping, a deleted file and its private mapping (mk_spec.memfd,
+ * shared_file, memfd_private, ghost, ghost_private) come after those.
  */
 unsigned char *mk_image(const struct mk_spec *s, size_t *len);
 

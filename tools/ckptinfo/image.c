@@ -26,6 +26,7 @@ static const char *const names[] = {
 	[CKPT_HDR_POSIX_TIMERS] = "POSIX_TIMERS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
+	[CKPT_HDR_GHOST] = "GHOST",
 	[CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD", [CKPT_HDR_PIPE] = "PIPE",
 	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
@@ -271,6 +272,16 @@ const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objr
 	return NULL;
 }
 
+const struct ci_ghost *ci_ghost_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	size_t i;
+
+	for (i = 0; objref && i < img->nr_ghosts; i++)
+		if (img->ghosts[i].objref == objref)
+			return &img->ghosts[i];
+	return NULL;
+}
+
 const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref)
 {
 	size_t i;
@@ -286,35 +297,58 @@ const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci
 	return f && f->kind == CI_FILE_MEMFD ? ci_shmem_by_ref(img, f->f.obj_objref) : NULL;
 }
 
+const struct ci_ghost *ci_file_ghost(const struct ci_image *img, const struct ci_file *f)
+{
+	return f && f->kind == CI_FILE_GHOST ? ci_ghost_by_ref(img, f->f.obj_objref) : NULL;
+}
+
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
 			 char *buf, size_t size)
 {
 	const struct ci_shmem *sh = ci_file_memfd(img, f);
+	const struct ci_ghost *gh = ci_file_ghost(img, f);
 
-	if (!sh)
+	if (sh)
+		snprintf(buf, size, "memfd:%s", sh->name);
+	else if (gh)
+		snprintf(buf, size, "%s (deleted)", gh->path);
+	else
 		return f->path;
-	snprintf(buf, size, "memfd:%s", sh->name);
 	return buf;
 }
 
-uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v)
+uint32_t ci_vma_object(const struct ci_image *img, const struct ckpt_hdr_vma *v)
 {
-	const struct ci_shmem *sh;
+	const struct ci_file *f;
 
 	if (v->kind == CKPT_VMA_SHARED_ANON)
 		return v->file_objref;
 	if (v->kind != CKPT_VMA_FILE && v->kind != CKPT_VMA_SHARED_FILE)
 		return 0;
-	sh = ci_file_memfd(img, ci_file_by_ref(img, v->file_objref));
-	return sh ? sh->objref : 0;
+	f = ci_file_by_ref(img, v->file_objref);
+	return f && (f->kind == CI_FILE_MEMFD || f->kind == CI_FILE_GHOST) ? f->f.obj_objref : 0;
 }
 
-bool ci_proc_maps_shmem(const struct ci_image *img, const struct ci_proc *p, uint32_t objref)
+uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v)
+{
+	uint32_t objref = ci_vma_object(img, v);
+
+	return ci_shmem_by_ref(img, objref) ? objref : 0;
+}
+
+uint32_t ci_vma_ghost(const struct ci_image *img, const struct ckpt_hdr_vma *v)
+{
+	uint32_t objref = ci_vma_object(img, v);
+
+	return ci_ghost_by_ref(img, objref) ? objref : 0;
+}
+
+bool ci_proc_maps(const struct ci_image *img, const struct ci_proc *p, uint32_t objref)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr_vmas; i++)
-		if (ci_vma_shmem(img, &p->vmas[i].v) == objref)
+		if (ci_vma_object(img, &p->vmas[i].v) == objref)
 			return true;
 	return false;
 }
@@ -445,8 +479,8 @@ int rd_fresh(struct reader *r, uint32_t ref, const char *what)
 
 /*
  * The record's objref is a new one: an owner's (TASK, MM, files table), a
- * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR), a PIPE's or a
- * SHMEM's.
+ * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR), a PIPE's, a
+ * SHMEM's or a GHOST's.
  */
 static int fresh(struct reader *r)
 {
@@ -694,27 +728,29 @@ static int read_after_process(struct reader *r, enum stage *st)
 }
 
 /*
- * A process's FILE, FD, FS, SHMEM, PIPE, EVENTFD, SIGNALFD, TIMERFD, EPOLL,
- * EPOLL_ITEMS, LOCK and UNIX_PAIR records, each SHMEM followed by the PAGES
- * records of its pages, up to its MM record; one FS record among them.
+ * A process's FILE, FD, FS, SHMEM, GHOST, PIPE, EVENTFD, SIGNALFD, TIMERFD,
+ * EPOLL, EPOLL_ITEMS, LOCK and UNIX_PAIR records, each SHMEM and GHOST
+ * followed by the PAGES records of its pages, up to its MM record; one FS
+ * record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
 	struct ci_image *img = r->img;
-	struct ci_shmem *sh = img->nr_shmems ? &img->shmems[img->nr_shmems - 1] : NULL;
 	uint32_t t = r->rec.type;
 
-	if (t == CKPT_HDR_PAGES && r->in_shmem)
-		return owned(r, sh->objref) || rd_shmem_pages(r, sh) ? -1 : 0;
-	if (r->in_shmem && sh->pages != sh->s.nr_pages)
-		return rd_bad(r, "the SHMEM before has %llu of its %llu pages",
-			      (unsigned long long)sh->pages,
-			      (unsigned long long)sh->s.nr_pages);
-	r->in_shmem = t == CKPT_HDR_SHMEM;
+	if (t == CKPT_HDR_PAGES && r->obj.type)
+		return owned(r, r->obj.objref) || rd_obj_pages(r) ? -1 : 0;
+	if (r->obj.type && *r->obj.pages != r->obj.nr_pages)
+		return rd_bad(r, "the %s before has %llu of its %llu pages",
+			      ci_type_name(r->obj.type), (unsigned long long)*r->obj.pages,
+			      (unsigned long long)r->obj.nr_pages);
+	r->obj.type = 0;
 	if (t == CKPT_HDR_FILE)
 		return fresh(r) || rd_file(r) ? -1 : 0;
 	if (t == CKPT_HDR_SHMEM)
 		return fresh(r) || rd_shmem(r) ? -1 : 0;
+	if (t == CKPT_HDR_GHOST)
+		return fresh(r) || rd_ghost(r) ? -1 : 0;
 	if (t == CKPT_HDR_PIPE)
 		return fresh(r) || rd_pipe(r) ? -1 : 0;
 	if (t == CKPT_HDR_EVENTFD)
@@ -926,7 +962,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -962,6 +998,9 @@ void ci_free(struct ci_image *img)
 	for (i = 0; i < img->nr_shmems; i++)
 		free(img->shmems[i].name);
 	free(img->shmems);
+	for (i = 0; i < img->nr_ghosts; i++)
+		free(img->ghosts[i].path);
+	free(img->ghosts);
 	free(img->pipes);
 	free(img->tree);
 	free(img->tree_index);

@@ -29,6 +29,7 @@ enum ci_file_kind {
 	CI_FILE_FIFO,		/* a FILE record open on a FIFO: its path, obj_objref its PIPE */
 	CI_FILE_PIPE,		/* a FILE record of a pipe end: path "", obj_objref its PIPE */
 	CI_FILE_MEMFD,		/* a FILE record open on a memfd: path "", obj_objref its SHMEM */
+	CI_FILE_GHOST,		/* a FILE record open on a deleted file: path "", obj_objref its GHOST */
 	CI_FILE_EVENTFD,	/* an EVENTFD record: ev */
 	CI_FILE_SIGNALFD,	/* a SIGNALFD record: sfd */
 	CI_FILE_TIMERFD,	/* a TIMERFD record: tfd */
@@ -66,6 +67,18 @@ struct ci_shmem {
 	size_t proc;			/* the process whose records hold it */
 	struct ckpt_hdr_shmem s;
 	char *name;			/* a memfd's, without "memfd:"; else NULL */
+	uint64_t pages;			/* counted in its PAGES records */
+};
+
+/*
+ * A deleted file (a GHOST record, with the first process that has a file
+ * open on it): its size, mode and owner, the path it had, its pages.
+ */
+struct ci_ghost {
+	uint32_t objref;
+	size_t proc;			/* the process whose records hold it */
+	struct ckpt_hdr_ghost g;
+	char *path;			/* the path it had */
 	uint64_t pages;			/* counted in its PAGES records */
 };
 
@@ -125,6 +138,7 @@ struct ci_proc {
 
 	size_t nr_files;		/* FILE records among its records */
 	size_t nr_shmems;		/* SHMEM records among its records */
+	size_t nr_ghosts;		/* GHOST records among its records */
 	struct ckpt_hdr_fd *fds;
 	size_t nr_fds;
 	struct ci_vma *vmas;
@@ -149,13 +163,15 @@ struct ci_image {
 	size_t nr_files;
 	struct ci_shmem *shmems;	/* every SHMEM record, image order */
 	size_t nr_shmems;
+	struct ci_ghost *ghosts;	/* every GHOST record, image order */
+	size_t nr_ghosts;
 	struct ci_pipe *pipes;		/* every PIPE record, image order */
 	size_t nr_pipes;
 	size_t nr_records;
 	struct ci_record *records;	/* kept when asked for */
 	size_t nr_kept;
 
-	uint64_t pages;			/* in all PAGES records (SHMEMs' too) */
+	uint64_t pages;			/* in all PAGES records (SHMEMs' and GHOSTs' too) */
 	uint64_t size;			/* bytes up to the end of the tail */
 	uint64_t trailing;		/* bytes after the tail (ignored) */
 	char error[512];		/* why the image is invalid */
@@ -226,22 +242,33 @@ struct ci_siginfo {
 void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si);
 const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref);
+const struct ci_ghost *ci_ghost_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref);
 /* The SHMEM record of the memfd file @f is open on, or NULL: not a memfd's. */
 const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f);
+/* The GHOST record of the deleted file @f is open on, or NULL: not a deleted file's. */
+const struct ci_ghost *ci_file_ghost(const struct ci_image *img, const struct ci_file *f);
+/* Room for what ci_file_name() writes: a deleted file's path (PATH_MAX - 1 bytes) and more */
+#define CI_NAME_MAX	(4096 + 16)
 /*
- * What ckptinfo calls the file @f: its path, or a memfd's "memfd:NAME"
- * (as /proc/PID/maps does), in @buf (@size bytes) then.
+ * What ckptinfo calls the file @f: its path, a memfd's "memfd:NAME" or a
+ * deleted file's "PATH (deleted)" (as /proc/PID/maps does), in @buf
+ * (@size bytes, CI_NAME_MAX) then.
  */
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
 			 char *buf, size_t size);
 /*
- * The SHMEM the VMA @v maps: a shared-anon VMA's, or the memfd of the
- * file a file VMA (private or shared) maps; 0 for none.
+ * The object of the image the VMA @v maps: a shared-anon VMA's SHMEM, or
+ * the memfd's SHMEM or the deleted file's GHOST of the file a file VMA
+ * (private or shared) maps; 0 for none.
  */
+uint32_t ci_vma_object(const struct ci_image *img, const struct ckpt_hdr_vma *v);
+/* ci_vma_object() if a SHMEM (shared memory, a memfd), else 0 */
 uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v);
-/* Whether a VMA of @p maps the SHMEM @objref (ci_vma_shmem(): a memfd's too). */
-bool ci_proc_maps_shmem(const struct ci_image *img, const struct ci_proc *p, uint32_t objref);
+/* ci_vma_object() if a GHOST (a deleted file), else 0 */
+uint32_t ci_vma_ghost(const struct ci_image *img, const struct ckpt_hdr_vma *v);
+/* Whether a VMA of @p maps the SHMEM or GHOST @objref (ci_vma_object()). */
+bool ci_proc_maps(const struct ci_image *img, const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
 
@@ -267,7 +294,7 @@ static inline bool ci_entry_zombie(const struct ckpt_tree_task *e)
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs);
 void ci_print_records(FILE *out, const struct ci_image *img);
 void ci_print_json(FILE *out, const struct ci_image *img, bool regs, bool records);
-/* The pids of the processes mapping the SHMEM @objref, ", " between: how many. */
-size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref);
+/* The pids of the processes mapping the SHMEM or GHOST @objref, ", " between: how many. */
+size_t ci_print_mappers(FILE *out, const struct ci_image *img, uint32_t objref);
 
 #endif /* CKPTINFO_IMAGE_H */

@@ -4,8 +4,9 @@
  * (docs/ckptinfo.md): the image, the root process's keys at the top
  * level, "tree" (every TREE entry), "processes" (each live process
  * with the same keys as the top level's), "shmem" (each SHMEM record,
- * an empty list in an image without shared memory) and "pipes" (each
- * PIPE record, an empty list in an image without pipes).
+ * an empty list in an image without shared memory), "ghosts" (each GHOST
+ * record, an empty list in an image without deleted files) and "pipes"
+ * (each PIPE record, an empty list in an image without pipes).
  */
 #include "image.h"
 
@@ -394,8 +395,8 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
-		uint32_t shmem = ci_vma_shmem(img, v);
-		char name[300];
+		uint32_t shmem = ci_vma_shmem(img, v), ghost = ci_vma_ghost(img, v);
+		char name[CI_NAME_MAX];
 
 		fprintf(out, "%s{\"start\": ", i ? ", " : "");
 		hex(out, v->start);
@@ -417,6 +418,8 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 				v->file_objref, (uint64_t)v->pgoff * 4096);
 		else if (shmem)	/* a memfd's file's */
 			fprintf(out, ", \"shmem\": %u", shmem);
+		else if (ghost)	/* a deleted file's file's */
+			fprintf(out, ", \"ghost\": %u", ghost);
 		fputc('}', out);
 	}
 	fputs("]}", out);
@@ -477,6 +480,15 @@ static void unix_end(FILE *out, const struct ci_file *f)
 		e->nr_msgs, (uint64_t)e->bytes);
 }
 
+/* ", "@key": @objref" if @set, else ", "@key": null" */
+static void objref_key(FILE *out, const char *key, bool set, uint32_t objref)
+{
+	if (set)
+		fprintf(out, ", \"%s\": %u", key, objref);
+	else
+		fprintf(out, ", \"%s\": null", key);
+}
+
 static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
 	size_t i, j;
@@ -492,22 +504,23 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	for (i = 0; i < p->nr_fds; i++) {
 		const struct ci_file *f = ci_file_by_ref(img, p->fds[i].file_objref);
 		const char *sep = "", *lsep;
-		char name[300];
+		char name[CI_NAME_MAX];
 
 		fprintf(out, "%s{\"fd\": %u, \"path\": ", i ? ", " : "", p->fds[i].fd);
 		str(out, ci_file_name(img, f, name, sizeof(name)));
 		fprintf(out, ", \"flags\": %u, \"mode\": %u, \"pos\": %" PRId64
-			", \"cloexec\": %s, \"file\": %u, \"pipe\": ",
+			", \"cloexec\": %s, \"file\": %u",
 			f->f.f_flags, f->f.i_mode, (int64_t)f->f.f_pos,
 			p->fds[i].flags & CKPT_FD_CLOEXEC ? "true" : "false",
 			f->objref);
-		/* a pipe end's, or a FIFO's file's (a path); a memfd's file's SHMEM */
-		if (f->kind == CI_FILE_PIPE || f->kind == CI_FILE_FIFO)
-			fprintf(out, "%u, \"memfd\": null", f->f.obj_objref);
-		else if (f->kind == CI_FILE_MEMFD)
-			fprintf(out, "null, \"memfd\": %u", f->f.obj_objref);
-		else
-			fputs("null, \"memfd\": null", out);
+		/*
+		 * a pipe end's, or a FIFO's file's (a path) PIPE; a memfd's
+		 * file's SHMEM; a deleted file's file's GHOST
+		 */
+		objref_key(out, "pipe", f->kind == CI_FILE_PIPE || f->kind == CI_FILE_FIFO,
+			   f->f.obj_objref);
+		objref_key(out, "memfd", f->kind == CI_FILE_MEMFD, f->f.obj_objref);
+		objref_key(out, "ghost", f->kind == CI_FILE_GHOST, f->f.obj_objref);
 		fputs(", \"eventfd\": ", out);
 		if (f->kind == CI_FILE_EVENTFD)
 			fprintf(out, "{\"count\": %" PRIu64 ", \"semaphore\": %s}",
@@ -608,6 +621,18 @@ static void process(FILE *out, const struct ci_image *img,
 }
 
 /*
+ * ", "saved_with": 100, "mapped_by": [100, 110]}": the process whose
+ * records hold the SHMEM or GHOST @objref (@proc), and those that map it;
+ * the end of its object.
+ */
+static void holders(FILE *out, const struct ci_image *img, size_t proc, uint32_t objref)
+{
+	fprintf(out, ", \"saved_with\": %d, \"mapped_by\": [", img->procs[proc].task.pid);
+	ci_print_mappers(out, img, objref);
+	fputs("]}", out);
+}
+
+/*
  * "shmem": [{objref, size, nr_pages, flags, noreserve, memfd, name, seals,
  * exec, saved_with, mapped_by}, ...], empty in an image without shared
  * memory or memfds.
@@ -632,11 +657,31 @@ static void shmems(FILE *out, const struct ci_image *img)
 			fputs("null", out);
 		fputs(", \"seals\": ", out);
 		names(out, sh->s.seals, ci_seal_name);
-		fprintf(out, ", \"exec\": %s, \"saved_with\": %d, \"mapped_by\": [",
-			sh->s.flags & CKPT_SHMEM_EXEC ? "true" : "false",
-			img->procs[sh->proc].task.pid);
-		ci_print_shmem_mappers(out, img, sh->objref);
-		fputs("]}", out);
+		fprintf(out, ", \"exec\": %s", sh->s.flags & CKPT_SHMEM_EXEC ? "true" : "false");
+		holders(out, img, sh->proc, sh->objref);
+	}
+	fputc(']', out);
+}
+
+/*
+ * "ghosts": [{objref, path, size, nr_pages, mode, uid, gid, saved_with,
+ * mapped_by}, ...], empty in an image without deleted files.
+ */
+static void ghosts(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	fputs(", \"ghosts\": [", out);
+	for (i = 0; i < img->nr_ghosts; i++) {
+		const struct ci_ghost *gh = &img->ghosts[i];
+
+		fprintf(out, "%s{\"objref\": %u, \"path\": ", i ? ", " : "", gh->objref);
+		str(out, gh->path);
+		fprintf(out, ", \"size\": %" PRIu64 ", \"nr_pages\": %" PRIu64
+			", \"mode\": \"%04o\", \"uid\": %u, \"gid\": %u",
+			(uint64_t)gh->g.size, (uint64_t)gh->g.nr_pages, gh->g.mode,
+			gh->g.uid, gh->g.gid);
+		holders(out, img, gh->proc, gh->objref);
 	}
 	fputc(']', out);
 }
@@ -712,6 +757,7 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	}
 	fputc(']', out);
 	shmems(out, img);
+	ghosts(out, img);
 	pipes(out, img);
 	fprintf(out, ", \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
 		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,

@@ -388,7 +388,7 @@ static void print_memory(FILE *out, const struct ci_image *img,
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
-		char name[300];
+		char name[CI_NAME_MAX];
 
 		fprintf(out, "  %012" PRIx64 "-%012" PRIx64 " %s %-4s %6" PRIu64 " pages",
 			(uint64_t)v->start, (uint64_t)v->end,
@@ -405,17 +405,30 @@ static void print_memory(FILE *out, const struct ci_image *img,
 }
 
 /*
- * The processes that map a SHMEM (image.h): its "mapped by" list, a
- * memfd's through a file open on it.
+ * The processes that map a SHMEM or GHOST (image.h): its "mapped by" list,
+ * a memfd's and a deleted file's through a file open on it.
  */
-size_t ci_print_shmem_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
+size_t ci_print_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < img->nr_procs; i++)
-		if (ci_proc_maps_shmem(img, &img->procs[i], objref))
+		if (ci_proc_maps(img, &img->procs[i], objref))
 			fprintf(out, "%s%d", n++ ? ", " : "", img->procs[i].task.pid);
 	return n;
+}
+
+/*
+ * ", saved with 100, mapped by 100, 110": the process whose records hold
+ * the SHMEM or GHOST @objref (@proc), and those that map it; a newline.
+ */
+static void print_holders(FILE *out, const struct ci_image *img, size_t proc,
+			  uint32_t objref)
+{
+	fprintf(out, ", saved with %d, mapped by ", img->procs[proc].task.pid);
+	if (!ci_print_mappers(out, img, objref))
+		fputs("no VMA", out);
+	fputc('\n', out);
 }
 
 /*
@@ -446,12 +459,31 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 			fprintf(out, ", seals %s",
 				ci_bit_names(seals, sizeof(seals), sh->s.seals, ci_seal_name, ",") ?
 				seals : "none");
-		fprintf(out, "%s, saved with %d", sh->s.flags & CKPT_SHMEM_EXEC ? ", executable" : "",
-			img->procs[sh->proc].task.pid);
-		fputs(", mapped by ", out);
-		if (!ci_print_shmem_mappers(out, img, sh->objref))
-			fputs("no VMA", out);
-		fputc('\n', out);
+		fputs(sh->s.flags & CKPT_SHMEM_EXEC ? ", executable" : "", out);
+		print_holders(out, img, sh->proc, sh->objref);
+	}
+}
+
+/*
+ * "deleted files: 1", then each GHOST record: its objref, the path it had,
+ * size, saved pages, mode, owner, the process whose records hold it and
+ * those that map it (through a file open on it).
+ */
+static void print_ghosts(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	if (!img->nr_ghosts)
+		return;
+	fprintf(out, "deleted files: %zu\n", img->nr_ghosts);
+	for (i = 0; i < img->nr_ghosts; i++) {
+		const struct ci_ghost *gh = &img->ghosts[i];
+
+		fprintf(out, "  ghost %u: %s (deleted), %" PRIu64 " bytes, %" PRIu64
+			" pages, mode %04o, owner %u:%u", gh->objref, gh->path,
+			(uint64_t)gh->g.size, (uint64_t)gh->g.nr_pages, gh->g.mode,
+			gh->g.uid, gh->g.gid);
+		print_holders(out, img, gh->proc, gh->objref);
 	}
 }
 
@@ -655,9 +687,10 @@ static void print_files(FILE *out, const struct ci_image *img,
 			fifo_name(name, sizeof(name), img, f);
 			break;
 		case CI_FILE_MEMFD:	/* "memfd:NAME (shmem 6)" */
+		case CI_FILE_GHOST:	/* "/var/log/app.log (deleted) (ghost 6)" */
 			ci_file_name(img, f, name, sizeof(name));
-			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (shmem %u)",
-				 f->f.obj_objref);
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " (%s %u)",
+				 f->kind == CI_FILE_MEMFD ? "shmem" : "ghost", f->f.obj_objref);
 			break;
 		case CI_FILE_PIPE:
 			snprintf(name, sizeof(name), "pipe %u, %s end", f->f.obj_objref,
@@ -880,6 +913,7 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 		img->procs[0].xstate_features);
 	print_tree(out, img);
 	print_shmems(out, img);
+	print_ghosts(out, img);
 	print_pipes(out, img);
 	for (i = 0; i < img->nr_procs; i++)
 		print_process(out, img, &img->procs[i], regs);

@@ -15,6 +15,7 @@
 #define MAX_FDS		(1 << 20)
 #define MAX_FILES	(1 << 20)
 #define MAX_SHMEMS	(1 << 20)
+#define MAX_GHOSTS	(1 << 20)
 #define MAX_PIPES	(1 << 20)
 #define MAX_UNIX_MSGS	65536		/* messages queued to one end of a UNIX_PAIR */
 #define MAX_VMAS	(1 << 20)
@@ -40,13 +41,23 @@ struct reader {
 	size_t next_entry;		/* TREE entry after the last process's */
 	uint64_t next_page;		/* lowest address (a SHMEM's: offset) the
 					 * next page of the last VMA or SHMEM may have */
-	bool in_shmem;			/* the record before: a SHMEM or its PAGES */
+	/*
+	 * The object whose PAGES records may come next: the SHMEM or GHOST
+	 * record before (type 0: none, the record before was neither, nor
+	 * its PAGES), its size and page count, and its count of pages read
+	 * (its element's in the image)
+	 */
+	struct {
+		uint32_t type, objref;
+		uint64_t size, nr_pages;
+		uint64_t *pages;
+	} obj;
 };
 
 /*
  * @ref, an object of the record (@what: "objref", "end 1 objref"), is new
- * in the image: an owner's (TASK, MM, files table), a file's, a PIPE's or a
- * SHMEM's.
+ * in the image: an owner's (TASK, MM, files table), a file's, a PIPE's, a
+ * SHMEM's or a GHOST's.
  */
 int rd_fresh(struct reader *r, uint32_t ref, const char *what);
 /* Record what is wrong, with the offset and the record; always -1. */
@@ -91,6 +102,8 @@ int rd_restart_block(struct reader *r, const struct ckpt_restart_block *c);
 int rd_fs(struct reader *r, struct ci_proc *p);
 int rd_file(struct reader *r);
 int rd_shmem(struct reader *r);
+/* A GHOST record: a deleted file, its PAGES records after it. */
+int rd_ghost(struct reader *r);
 /* A PIPE record: its flags and size, its bytes in flight read and dropped. */
 int rd_pipe(struct reader *r);
 /* An EVENTFD record: a file of its own, as a FILE record is. */
@@ -111,8 +124,8 @@ int rd_lock(struct reader *r);
  * and dropped.
  */
 int rd_unix_pair(struct reader *r);
-/* A PAGES record of the image's last SHMEM, @sh. */
-int rd_shmem_pages(struct reader *r, struct ci_shmem *sh);
+/* A PAGES record of r->obj, the SHMEM or GHOST record before it: offsets in the object. */
+int rd_obj_pages(struct reader *r);
 int rd_fd(struct reader *r, struct ci_proc *p);
 int rd_mm(struct reader *r, struct ci_proc *p);
 int rd_vma(struct reader *r, struct ci_proc *p);

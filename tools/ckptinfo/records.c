@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS PROCESS FILE FD FS
- * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK UNIX_PAIR SHMEM MM VMA
- * PAGES XSTATE), each checked as restart checks it. Their order and objrefs
+ * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK UNIX_PAIR SHMEM GHOST MM
+ * VMA PAGES XSTATE), each checked as restart checks it. Their order and objrefs
  * are image.c's.
  */
 #include "reader.h"
@@ -296,6 +296,10 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 	return 0;
 }
 
+/* x86_64's O_LARGEFILE (which open() forces on a 64-bit kernel) and O_PATH */
+#define O_LARGEFILE_FLAG	0100000U
+#define O_PATH_FLAG		010000000U
+
 /*
  * What fcntl(F_SETFL) sets, restart sets again on a file it makes: the
  * kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME.
@@ -321,11 +325,12 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 			 04000000U)
 
 /*
- * The flags a memfd's file may have, restart's CKPT_OPEN_FLAGS less
- * O_DIRECTORY, O_NOFOLLOW and FASYNC (it opens the memfd again as a reopen
- * through /proc/PID/fd would)
+ * The flags a file of an object restart makes again (a memfd's, a deleted
+ * file's) may have,
+ * restart's CKPT_OPEN_FLAGS less O_DIRECTORY, O_NOFOLLOW and FASYNC (it
+ * opens the object again as a reopen through /proc/PID/fd would)
  */
-#define MEMFD_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U | 020000U))
+#define REMADE_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U | 020000U))
 
 /* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
 static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
@@ -334,7 +339,7 @@ static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *
 
 	if (!cp)
 		rd_bad(r, fifo ? "a FIFO's file of objref %u, which no PIPE record before it has" :
-			 "a pipe end or a memfd's file (no path) of objref %u, which no PIPE or SHMEM record before it has",
+			 "a pipe end, a memfd's or a deleted file's file (no path) of objref %u, which no PIPE, SHMEM or GHOST record before it has",
 		       f->obj_objref);
 	else if (!(cp->p.flags & CKPT_PIPE_FIFO) != !fifo)
 		rd_bad(r, fifo ? "a FIFO's file (a path) naming pipe %u, which is no FIFO's" :
@@ -345,7 +350,10 @@ static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *
 	return NULL;
 }
 
-/* Whether @f names a file's identity (a pipe end's and a memfd's file have none). */
+/*
+ * Whether @f names a file's identity (a pipe end's, a memfd's and a deleted
+ * file's file have none).
+ */
 static bool has_identity(const struct ckpt_hdr_file *f)
 {
 	return f->ino || f->dev || f->rdev || f->generation || f->size || f->mtime_sec ||
@@ -361,7 +369,7 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 	if (!cp)
 		return -1;
 	if (!S_ISFIFO(f->i_mode) || f->f_pos || (acc != 0 && acc != 1) ||
-	    f->f_flags & ~(3U | SETFL_FLAGS | 0100000 /* O_LARGEFILE */) || has_identity(f))
+	    f->f_flags & ~(3U | SETFL_FLAGS | O_LARGEFILE_FLAG) || has_identity(f))
 		return rd_bad(r, "a pipe end: mode %#o, flags %#o, an offset or a file's identity",
 			      f->i_mode, f->f_flags);
 	if (cp->ends[acc])
@@ -372,31 +380,55 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 }
 
 /*
- * A FILE record of a file open on a memfd (no path), @sh its SHMEM
- * record: as restart opens the memfd again, no file's identity, the
- * memfd's mode, flags a reopen keeps.
+ * A FILE record (no path) of a file open on an object restart makes again
+ * (a memfd, a deleted file), @what ("a memfd's file") of the @obj ("memfd") of mode
+ * @mode: as restart's rstr_open_remade() opens it, as a reopen through
+ * /proc/PID/fd would, no file's identity, the object's mode, flags a
+ * reopen keeps (with O_PATH, none but O_LARGEFILE, as open() keeps them).
  */
+static int remade_file(struct reader *r, const struct ckpt_hdr_file *f, const char *what,
+		       const char *obj, uint32_t mode)
+{
+	if (has_identity(f))
+		return rd_bad(r, "%s with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
+			      what, (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
+			      (unsigned long long)f->size);
+	if (f->i_mode != mode)
+		return rd_bad(r, "%s of mode %#o, its %s's is %#o", what, f->i_mode, obj, mode);
+	if ((f->f_flags & 3) == 3)
+		return rd_bad(r, "%s opened neither for reading nor for writing (flags %#o)", what,
+			      f->f_flags);
+	if (f->f_flags & ~REMADE_FILE_FLAGS)
+		return rd_bad(r, "%s with flags %#o restart does not open a %s with (%#o)", what,
+			      f->f_flags, obj, f->f_flags & ~REMADE_FILE_FLAGS);
+	if (f->f_flags & O_PATH_FLAG && f->f_flags & ~(O_PATH_FLAG | O_LARGEFILE_FLAG))
+		return rd_bad(r, "%s opened O_PATH with flags %#o beyond O_LARGEFILE (%#o): open() keeps no other",
+			      what, f->f_flags, f->f_flags & ~(O_PATH_FLAG | O_LARGEFILE_FLAG));
+	return 0;
+}
+
+/* A FILE record of a file open on a memfd (no path), @sh its SHMEM record. */
 static int memfd_file(struct reader *r, const struct ckpt_hdr_file *f,
 		      const struct ci_shmem *sh)
 {
-	uint32_t mode = S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666);
-
 	if (!(sh->s.flags & CKPT_SHMEM_MEMFD))
 		return rd_bad(r, "a memfd's file (no path) naming shmem %u, shared anonymous memory, no memfd",
 			      f->obj_objref);
-	if (has_identity(f))
-		return rd_bad(r, "a memfd's file with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
-			      (unsigned long long)f->ino, f->dev, f->rdev, f->generation,
-			      (unsigned long long)f->size);
-	if (f->i_mode != mode)
-		return rd_bad(r, "a memfd's file of mode %#o, its memfd's is %#o", f->i_mode, mode);
-	if ((f->f_flags & 3) == 3)
-		return rd_bad(r, "a memfd's file opened neither for reading nor for writing (flags %#o)",
-			      f->f_flags);
-	if (f->f_flags & ~MEMFD_FILE_FLAGS)
-		return rd_bad(r, "a memfd's file with flags %#o restart does not open a memfd with (%#o)",
-			      f->f_flags, f->f_flags & ~MEMFD_FILE_FLAGS);
-	return 0;
+	return remade_file(r, f, "a memfd's file", "memfd",
+			   S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666));
+}
+
+/*
+ * A FILE record of a file open on a deleted file (no path), @gh its GHOST
+ * record: of the file's mode (a regular file's, the GHOST's permissions).
+ */
+static int ghost_file(struct reader *r, const struct ckpt_hdr_file *f,
+		      const struct ci_ghost *gh)
+{
+	char what[MAX_PATH + 32];
+
+	snprintf(what, sizeof(what), "a file of %s (deleted)", gh->path);
+	return remade_file(r, f, what, "deleted file", S_IFREG | gh->g.mode);
 }
 
 /*
@@ -472,8 +504,8 @@ int rd_file(struct reader *r)
 	cf->objref = r->rec.objref;
 	cf->proc = img->nr_procs - 1;
 	/*
-	 * a pipe end's and a memfd's file's path is empty, a FIFO's file's (a
-	 * obj_objref too) a path
+	 * a pipe end's, a memfd's file's and a deleted file's file's path is
+	 * empty, a FIFO's file's (a obj_objref too) a path
 	 */
 	if (cf->f.path_len != r->rec.len - sizeof(cf->f) ||
 	    buf[cf->f.path_len - 1] || strlen(buf) != cf->f.path_len - 1 ||
@@ -481,19 +513,23 @@ int rd_file(struct reader *r)
 		cf->path = NULL;
 		free(buf);
 		img->nr_files--;
-		return rd_bad(r, "path length, termination or not absolute (a pipe end's or a memfd's: empty)");
+		return rd_bad(r, "path length, termination or not absolute (a pipe end's, a memfd's or a deleted file's: empty)");
 	}
 	img->procs[img->nr_procs - 1].nr_files++;
 	if (!cf->f.obj_objref)
 		cf->kind = CI_FILE_PATH;
 	else if (buf[0])
 		cf->kind = CI_FILE_FIFO;
+	else if (ci_shmem_by_ref(img, cf->f.obj_objref))
+		cf->kind = CI_FILE_MEMFD;
 	else
-		cf->kind = ci_shmem_by_ref(img, cf->f.obj_objref) ? CI_FILE_MEMFD : CI_FILE_PIPE;
+		cf->kind = ci_ghost_by_ref(img, cf->f.obj_objref) ? CI_FILE_GHOST : CI_FILE_PIPE;
 	if (cf->f.f_pos < 0)
 		return rd_bad(r, "negative file offset");
 	if (cf->kind == CI_FILE_MEMFD)
 		return memfd_file(r, &cf->f, ci_shmem_by_ref(img, cf->f.obj_objref));
+	if (cf->kind == CI_FILE_GHOST)
+		return ghost_file(r, &cf->f, ci_ghost_by_ref(img, cf->f.obj_objref));
 	if (cf->kind == CI_FILE_PIPE)
 		return pipe_end(r, &cf->f);
 	return path_file(r, &cf->f, buf);
@@ -637,10 +673,14 @@ int rd_lock(struct reader *r)
 
 	if (rd_payload(r, &l, sizeof(l)))
 		return -1;
-	/* a regular file or directory reopened by path, or a memfd's, as restart wants */
-	if (!cf || (cf->kind != CI_FILE_PATH && cf->kind != CI_FILE_MEMFD) ||
+	/*
+	 * a regular file or directory reopened by path, or a memfd's or a
+	 * deleted file's, as restart wants
+	 */
+	if (!cf || (cf->kind != CI_FILE_PATH && cf->kind != CI_FILE_MEMFD &&
+		    cf->kind != CI_FILE_GHOST) ||
 	    !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
-		return rd_bad(r, "objref %u: no FILE record of a regular file, a directory or a memfd before it",
+		return rd_bad(r, "objref %u: no FILE record of a regular file, a directory, a memfd or a deleted file before it",
 			      r->rec.objref);
 	if (l.kind == CKPT_LOCK_POSIX) {
 		const struct ci_proc *p = &r->img->procs[r->img->nr_procs - 1];
@@ -850,6 +890,36 @@ int rd_pipe(struct reader *r)
 }
 
 /*
+ * The @size bytes and @nr_pages pages of an object restart makes again (a
+ * SHMEM's, a GHOST's): @size not beyond MAX_LFS_FILESIZE (nor 0 if
+ * @no_empty), no more pages than it holds; @why says so in the refusal.
+ */
+static int size_fits(struct reader *r, uint64_t size, uint64_t nr_pages, bool no_empty,
+		     const char *why)
+{
+	if ((no_empty && !size) || size > MAX_LFS_FILESIZE ||
+	    nr_pages > (size + PAGE_SIZE - 1) / PAGE_SIZE)
+		return rd_bad(r, "size %llu with %llu pages: %s", (unsigned long long)size,
+			      (unsigned long long)nr_pages, why);
+	return 0;
+}
+
+/*
+ * The record just read (@type, its objref) is an object of @size bytes
+ * whose @nr_pages pages follow in PAGES records, counted in *@pages.
+ */
+static void pages_follow(struct reader *r, uint32_t type, uint64_t size, uint64_t nr_pages,
+			 uint64_t *pages)
+{
+	r->obj.type = type;
+	r->obj.objref = r->rec.objref;
+	r->obj.size = size;
+	r->obj.nr_pages = nr_pages;
+	r->obj.pages = pages;
+	r->next_page = 0;
+}
+
+/*
  * A memfd's SHMEM record @hs (after its flags, size and reserved field):
  * as memfd_create() makes one, its @name (the payload after @hs) as
  * long as name_len says, terminated there.
@@ -903,10 +973,9 @@ int rd_shmem(struct reader *r)
 		return rd_bad(r, "unknown flags %#x", hs->flags);
 	if (hs->__reserved)
 		return rd_bad(r, "reserved field %#x, not 0", hs->__reserved);
-	if ((!hs->size && !(hs->flags & CKPT_SHMEM_MEMFD)) || hs->size > MAX_LFS_FILESIZE ||
-	    hs->nr_pages > (hs->size + PAGE_SIZE - 1) / PAGE_SIZE)
-		return rd_bad(r, "size %llu with %llu pages: empty, too large or more pages than fit",
-			      (unsigned long long)hs->size, (unsigned long long)hs->nr_pages);
+	if (size_fits(r, hs->size, hs->nr_pages, !(hs->flags & CKPT_SHMEM_MEMFD),
+		      "empty, too large or more pages than fit"))
+		return -1;
 	if (hs->flags & CKPT_SHMEM_MEMFD) {
 		if (memfd_ok(r, hs, buf.name))
 			return -1;
@@ -927,7 +996,64 @@ int rd_shmem(struct reader *r)
 	img->shmems[img->nr_shmems - 1] = (struct ci_shmem){
 		.objref = r->rec.objref, .proc = img->nr_procs - 1, .s = *hs, .name = name };
 	img->procs[img->nr_procs - 1].nr_shmems++;
-	r->next_page = 0;
+	pages_follow(r, CKPT_HDR_SHMEM, hs->size, hs->nr_pages,
+		     &img->shmems[img->nr_shmems - 1].pages);
+	return 0;
+}
+
+/*
+ * A GHOST record: the image's, a deleted file the FILE records after it
+ * name, as restart makes it again: the path it had absolute and
+ * NUL-terminated at its length, a mode of permissions only, its size and
+ * pages as a memfd's, an owner that has ids.
+ */
+int rd_ghost(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct {
+		struct ckpt_hdr_ghost hg;
+		char path[MAX_PATH];
+	} buf;
+	const struct ckpt_hdr_ghost *hg = &buf.hg;
+	struct ci_ghost *gh;
+	char *path;
+
+	static_assert(sizeof(buf.hg) == 32, "size, nr_pages, mode, uid, gid, path_len");
+	if (r->rec.len <= sizeof(*hg) || r->rec.len > sizeof(*hg) + MAX_PATH)
+		return rd_bad(r, "length %llu: not a GHOST record (%zu bytes, then a path of up to %u with its NUL)",
+			      (unsigned long long)r->rec.len, sizeof(*hg), (unsigned int)MAX_PATH);
+	if (rd_payload(r, &buf, r->rec.len))
+		return -1;
+	if (hg->path_len != r->rec.len - sizeof(*hg))
+		return rd_bad(r, "path length %u, expected %llu: the path fills the record after its %zu bytes",
+			      hg->path_len, (unsigned long long)(r->rec.len - sizeof(*hg)),
+			      sizeof(*hg));
+	if (buf.path[hg->path_len - 1] || strlen(buf.path) != hg->path_len - 1)
+		return rd_bad(r, "a deleted file's path not NUL-terminated at its length %u, or with a NUL before",
+			      hg->path_len);
+	if (buf.path[0] != '/')
+		return rd_bad(r, "a deleted file's path \"%s\": not absolute", buf.path);
+	if (hg->mode & ~07777U)
+		return rd_bad(r, "%s: mode %#o, more than permissions (07777)", buf.path, hg->mode);
+	if (size_fits(r, hg->size, hg->nr_pages, false, "too large or more pages than fit"))
+		return -1;
+	if (hg->uid == UINT32_MAX || hg->gid == UINT32_MAX)
+		return rd_bad(r, "%s: owner %u:%u, and -1 is no user or group id", buf.path,
+			      hg->uid, hg->gid);
+	path = strdup(buf.path);
+	if (!path)
+		return rd_bad(r, "out of memory");
+	gh = rd_grow(img->ghosts, &img->nr_ghosts, sizeof(*gh), MAX_GHOSTS);
+	if (!gh) {
+		free(path);
+		return rd_bad(r, "too many deleted files");
+	}
+	img->ghosts = gh;
+	img->ghosts[img->nr_ghosts - 1] = (struct ci_ghost){
+		.objref = r->rec.objref, .proc = img->nr_procs - 1, .g = *hg, .path = path };
+	img->procs[img->nr_procs - 1].nr_ghosts++;
+	pages_follow(r, CKPT_HDR_GHOST, hg->size, hg->nr_pages,
+		     &img->ghosts[img->nr_ghosts - 1].pages);
 	return 0;
 }
 
@@ -955,6 +1081,7 @@ int rd_fd(struct reader *r, struct ci_proc *p)
 int rd_mm(struct reader *r, struct ci_proc *p)
 {
 	struct ckpt_hdr_mm *m = &p->mm;
+	const struct ci_ghost *gh;
 
 	if (rd_payload(r, m, sizeof(*m)))
 		return -1;
@@ -963,6 +1090,11 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 	if (ci_file_memfd(r->img, ci_file_by_ref(r->img, m->exe_objref)))
 		return rd_bad(r, "executable objref %u is a memfd's file (fexecve() of a memfd: checkpoint refuses it)",
 			      m->exe_objref);
+	/* restart execs the executable by its path: a deleted one is none */
+	gh = ci_file_ghost(r->img, ci_file_by_ref(r->img, m->exe_objref));
+	if (gh)
+		return rd_bad(r, "executable objref %u is a file of %s (deleted): restart execs its executable by path (checkpoint refuses it)",
+			      m->exe_objref, gh->path);
 	if (m->nr_vmas > MAX_VMAS)
 		return rd_bad(r, "%u VMAs", m->nr_vmas);
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
@@ -1001,7 +1133,8 @@ static int shared_anon_vma(struct reader *r, const struct ckpt_hdr_vma *v)
  * A CKPT_VMA_SHARED_FILE VMA @v: its flags a shared file mapping's, its
  * FILE record a regular file's open as mmap(MAP_SHARED) wants it (for
  * reading; for writing iff VM_SHARED, which a writable mapping needs),
- * a memfd's not sealed against writes if writable.
+ * a memfd's not sealed against writes if writable (a memfd's or a deleted
+ * file's file is a regular file's).
  */
 static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 {
@@ -1009,7 +1142,7 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	const struct ci_shmem *sh = ci_file_memfd(r->img, f);
 	uint32_t acc = f ? f->f.f_flags & 3 : 0;	/* O_ACCMODE */
 	const char *name;
-	char buf[300];
+	char buf[CI_NAME_MAX];
 
 	if (v->vm_flags & ~(VM_FLAGS | VM_SHARED | VM_MAYSHARE) ||
 	    v->vm_flags & VM_NOT_SHARED || !(v->vm_flags & VM_MAYSHARE))
@@ -1018,7 +1151,7 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	if (reg_file(r, "file", v->file_objref))
 		return -1;
 	name = ci_file_name(r->img, f, buf, sizeof(buf));
-	if (f->f.f_flags & 010000000)	/* O_PATH */
+	if (f->f.f_flags & O_PATH_FLAG)
 		return rd_bad(r, "a shared mapping of %s, opened O_PATH (flags %#o)", name,
 			      f->f.f_flags);
 	if (acc != 0 && acc != 2)
@@ -1071,7 +1204,7 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 }
 
 /*
- * A PAGES record of the VMA or SHMEM before it (@what): its pages, up to
+ * A PAGES record of the VMA, SHMEM or GHOST before it (@what): its pages, up to
  * @want in all with the *@have of its records before, at page-aligned
  * @unit ("address", a SHMEM's "offset") values below @end, ascending
  * across its records from r->next_page.
@@ -1124,9 +1257,10 @@ int rd_pages(struct reader *r, struct ci_proc *p)
 	return ret;
 }
 
-int rd_shmem_pages(struct reader *r, struct ci_shmem *sh)
+int rd_obj_pages(struct reader *r)
 {
-	return read_pages(r, "SHMEM", "offset", sh->s.size, sh->s.nr_pages, &sh->pages);
+	return read_pages(r, ci_type_name(r->obj.type), "offset", r->obj.size,
+			  r->obj.nr_pages, r->obj.pages);
 }
 
 int rd_xstate(struct reader *r, uint64_t *features)
