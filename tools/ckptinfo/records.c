@@ -673,14 +673,10 @@ int rd_lock(struct reader *r)
 
 	if (rd_payload(r, &l, sizeof(l)))
 		return -1;
-	/*
-	 * a regular file or directory reopened by path, or a memfd's or a
-	 * deleted file's, as restart wants
-	 */
-	if (!cf || (cf->kind != CI_FILE_PATH && cf->kind != CI_FILE_MEMFD &&
-		    cf->kind != CI_FILE_GHOST) ||
+	/* a regular file or directory reopened by path, as restart wants */
+	if (!cf || cf->kind != CI_FILE_PATH ||
 	    !(S_ISREG(cf->f.i_mode) || S_ISDIR(cf->f.i_mode)))
-		return rd_bad(r, "objref %u: no FILE record of a regular file, a directory, a memfd or a deleted file before it",
+		return rd_bad(r, "objref %u: no FILE record of a regular file or directory reopened by path before it",
 			      r->rec.objref);
 	if (l.kind == CKPT_LOCK_POSIX) {
 		const struct ci_proc *p = &r->img->procs[r->img->nr_procs - 1];
@@ -1031,8 +1027,10 @@ int rd_ghost(struct reader *r)
 	if (buf.path[hg->path_len - 1] || strlen(buf.path) != hg->path_len - 1)
 		return rd_bad(r, "a deleted file's path not NUL-terminated at its length %u, or with a NUL before",
 			      hg->path_len);
-	if (buf.path[0] != '/')
-		return rd_bad(r, "a deleted file's path \"%s\": not absolute", buf.path);
+	if (buf.path[0] != '/' || !strrchr(buf.path, '/')[1] ||
+	    !strcmp(strrchr(buf.path, '/'), "/.") || !strcmp(strrchr(buf.path, '/'), "/.."))
+		return rd_bad(r, "a deleted file's path \"%s\": not absolute, or not ending in a name",
+			      buf.path);
 	if (hg->mode & ~07777U)
 		return rd_bad(r, "%s: mode %#o, more than permissions (07777)", buf.path, hg->mode);
 	if (size_fits(r, hg->size, hg->nr_pages, false, "too large or more pages than fit"))
