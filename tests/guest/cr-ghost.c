@@ -11,8 +11,12 @@
  *     file the test has another file of (EBUSY, naming the test), one
  *     still linked under another name, one whose directory was removed
  *     too, one locked (flock()), a deleted executable (EOPNOTSUPP);
+ *     a deleted file with an extended attribute (EOPNOTSUPP; tmpfs has
+ *     them in the distro variant only, CONFIG_TMPFS_XATTR);
  *   - a restart refused: the directory a file was deleted from is gone
- *     (ENOENT), the caller carrying on.
+ *     (ENOENT), the caller carrying on;
+ *   - a deleted file made again in a directory that has a default ACL
+ *     since: no access ACL from it (CONFIG_TMPFS_POSIX_ACL, distro).
  */
 #include "crtest.h"
 #include "tap.h"
@@ -24,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #define READY	"/tmp/ghosts.ready"
@@ -153,6 +159,90 @@ static void refuse_exe(void)
 		      "a process whose executable was deleted");
 }
 
+/* A deleted file with a user extended attribute: EOPNOTSUPP. */
+static void refuse_xattr(void)
+{
+	int fd = make("xattr");
+	pid_t pid;
+
+	if (fsetxattr(fd, "user.test", "1", 1, 0)) {
+		if (errno != EOPNOTSUPP)
+			tap_bail("setup: fsetxattr: %m");
+		tap_skip("extended attributes: not on this kernel's tmpfs (CONFIG_TMPFS_XATTR)");
+		tap_skip("extended attributes: not on this kernel's tmpfs (CONFIG_TMPFS_XATTR)");
+		close(fd);
+		delete("xattr");
+		return;
+	}
+	pid = hold_deleted(fd, "xattr");
+	check_refused(pid, IMG, EOPNOTSUPP, "deleted file with extended attributes",
+		      "a deleted file with an extended attribute");
+}
+
+/* A default ACL giving user 65534 rwx, as setfacl -d -m u:65534:rwx would. */
+static int set_default_acl(const char *dir)
+{
+	struct { uint16_t tag, perm; uint32_t id; } e[] = {
+		{ 0x01, 7, UINT32_MAX }, { 0x02, 7, 65534 }, { 0x04, 5, UINT32_MAX },
+		{ 0x10, 7, UINT32_MAX }, { 0x20, 5, UINT32_MAX },
+	};
+	char buf[4 + sizeof(e)];
+	uint32_t version = 2;
+
+	memcpy(buf, &version, 4);
+	memcpy(buf + 4, e, sizeof(e));
+	return setxattr(dir, "system.posix_acl_default", buf, sizeof(buf), 0);
+}
+
+/*
+ * A deleted file checkpointed, then restarted in its directory once that
+ * has a default ACL: the new file has no access ACL (the saved file had
+ * none), its mode the saved one.
+ */
+static void acl_not_inherited(void)
+{
+	char link[64], target[256] = "";
+	struct stat st;
+	pid_t pid, r;
+	long crid;
+	int fd, i;
+
+	if (mkdir(DIR "/acl", 0755))
+		tap_bail("setup: mkdir " DIR "/acl: %m");
+	fd = open(DIR "/acl/f", O_RDWR | O_CREAT, 0640);
+	if (fd < 0 || unlink(DIR "/acl/f"))
+		tap_bail("setup: " DIR "/acl/f: %m");
+	pid = fork_holding(fd, fd, false);
+	close(fd);
+	crid = checkpoint_retry(pid, IMG);
+	kill_wait(pid);
+	if (crid <= 0)
+		tap_bail("setup: checkpoint: %ld (%s)", crid, engine_stat("checkpoint.refused"));
+	if (set_default_acl(DIR "/acl")) {
+		if (errno != EOPNOTSUPP)
+			tap_bail("setup: default ACL: %m");
+		tap_skip("ACLs: not on this kernel's tmpfs (CONFIG_TMPFS_POSIX_ACL)");
+		rmdir(DIR "/acl");
+		return;
+	}
+	r = restart_from(IMG);
+	snprintf(link, sizeof(link), "/proc/%d/fd/3", r);
+	/* restarted once its descriptor names the file made again */
+	for (i = 0; i < 100 && !strstr(target, "/acl/#"); i++) {
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+		target[n > 0 ? n : 0] = '\0';
+		sleep_ms(100);
+	}
+	errno = 0;
+	tap_ok(strstr(target, "/acl/#") && getxattr(link, "system.posix_acl_access", NULL, 0) < 0 &&
+	       errno == ENODATA && !stat(link, &st) && (st.st_mode & 07777) == 0640,
+	       "a deleted file made again where a default ACL is: no ACL from it, mode 0640 (%s, %s, %#o)",
+	       target, strerror(errno), st.st_mode & 07777);
+	kill_wait(r);
+	rmdir(DIR "/acl");
+}
+
 /*
  * An image of a deleted file whose directory is gone at restart: ENOENT,
  * naming it; the restarting caller carries on.
@@ -189,7 +279,7 @@ int main(void)
 {
 	long long size;
 
-	tap_plan(15);
+	tap_plan(18);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/ghosts.info") == 0,
@@ -204,7 +294,9 @@ int main(void)
 	refuse_dir();
 	refuse_locked();
 	refuse_exe();
+	refuse_xattr();
 	refuse_restart();
+	acl_not_inherited();
 	rmdir(DIR);
 	return tap_done();
 }

@@ -3,9 +3,7 @@
  * Refusals: each gets its documented errno, and neither the target nor
  * the caller is harmed.
  *   checkpoint: a running target (EBUSY), a target holding an unconnected
- *   socket (EOPNOTSUPP), a target after mlockall(MCL_FUTURE) (EOPNOTSUPP at
- *   checkpoint, not an image that restart refuses), a target with a local
- *   descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
+ *   socket (EOPNOTSUPP), a target with a local descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
  *   elsewhere); process state not saved yet (EOPNOTSUPP): a seccomp
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
@@ -194,12 +192,6 @@ static void refuse_stopped_child(bool (*setup)(void), const char *what)
 	kill(pid, SIGCONT);
 	st = wait_exit(pid, 120);
 	tap_ok(exited(st, 0), "the refused target continues and exits (status %#x)", st);
-}
-
-/* mlockall(MCL_FUTURE) sets mm->def_flags, which restart cannot give back. */
-static bool mlock_future(void)
-{
-	return !mlockall(MCL_FUTURE);
 }
 
 /*
@@ -436,12 +428,11 @@ int main(void)
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 16);
+	tap_plan(21 + 2 * 15);
 	engine_on();
 	refuse_running();
 	refuse_socket();
 	refuse_proc_file();
-	refuse_stopped_child(mlock_future, "mlockall(MCL_FUTURE)");
 	refuse_stopped_child(ldt_entry, "a local descriptor table (modify_ldt())");
 	refuse_stopped_child(seccomp_filter, "a seccomp filter");
 	refuse_stopped_child(syscall_dispatch, "syscall user dispatch");

@@ -16,7 +16,10 @@
  *   - B: empty, open write-only in append mode: still so;
  *   - C: only mapped (its descriptor closed): the mapping still reads it;
  *   - D: held through O_PATH: still a deleted file of it;
- *   - E: 1 GiB, all a hole but its last byte: the hole kept.
+ *   - E: 1 GiB, all a hole but its last byte: the hole kept;
+ *   - F: made with O_TMPFILE (never named), linkable: linkat() still
+ *     links it, once the checks are done;
+ *   - G: owned by 65534:65534, mode 04755 (set-user-ID): kept.
  */
 #include "helper.h"
 
@@ -97,16 +100,16 @@ static void check_name(int fd, const char *name)
 			   name, fd, target, dir, name, dir, (unsigned long)st.st_ino);
 }
 
-static void check_stat(int fd, const char *name, mode_t mode, off_t size)
+static void check_stat(int fd, const char *name, mode_t mode, off_t size, uid_t uid,
+		       gid_t gid)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) || st.st_mode != (S_IFREG | mode) || st.st_size != size ||
-	    st.st_nlink || st.st_uid != getuid() || st.st_gid != getgid())
+	    st.st_nlink || st.st_uid != uid || st.st_gid != gid)
 		check_fail("%s: mode %#o size %lld links %ld owner %u:%u, want %#o, %lld, 0, %u:%u",
 			   name, st.st_mode, (long long)st.st_size, (long)st.st_nlink,
-			   st.st_uid, st.st_gid, S_IFREG | mode, (long long)size,
-			   getuid(), getgid());
+			   st.st_uid, st.st_gid, S_IFREG | mode, (long long)size, uid, gid);
 }
 
 /* Whether @addr's line of /proc/self/maps names DIR/@name, deleted. */
@@ -134,8 +137,8 @@ static bool mapped_deleted(const void *addr, const char *name)
 int main(int argc, char **argv)
 {
 	static char buf[A_SIZE];
-	char *shared, *priv, *cmap, link[512];
-	int a, ar, b, c, d, e;
+	char *shared, *priv, *cmap, link[512], path[512];
+	int a, ar, b, c, d, e, f, g;
 	long i;
 
 	if (argc != 4)
@@ -177,7 +180,13 @@ int main(int argc, char **argv)
 	e = make("E", O_RDWR, 0644);
 	if (d < 0 || e < 0 || pwrite(e, "e", 1, E_SIZE - 1) != 1)
 		return 9;
-	if (!delete("A") || !delete("B") || !delete("C") || !delete("D") || !delete("E"))
+	f = open(dir, O_TMPFILE | O_RDWR, 0600);
+	g = make("G", O_RDWR, 0600);
+	if (f < 0 || write(f, "tmp", 3) != 3 || g < 0 || fchown(g, 65534, 65534) ||
+	    fchmod(g, 04755))
+		return 9;
+	if (!delete("A") || !delete("B") || !delete("C") || !delete("D") || !delete("E") ||
+	    !delete("G"))
 		return 9;
 
 	helper_touch(argv[1], "");
@@ -186,7 +195,7 @@ int main(int argc, char **argv)
 	/* A: what it is */
 	check_name(a, "A");
 	check_name(ar, "A");
-	check_stat(a, "A", A_MODE, A_SIZE);
+	check_stat(a, "A", A_MODE, A_SIZE, getuid(), getgid());
 	if (lseek(a, 0, SEEK_CUR) != A_POS)
 		check_fail("A: offset %lld, want %d", (long long)lseek(a, 0, SEEK_CUR), A_POS);
 	if (!is_file_pattern(a, 0, PG) || !is_zero(a, PG, 2 * PG) ||
@@ -216,7 +225,7 @@ int main(int argc, char **argv)
 
 	/* B, C, D, E */
 	check_name(b, "B");
-	check_stat(b, "B", 0644, 0);
+	check_stat(b, "B", 0644, 0, getuid(), getgid());
 	if ((fcntl(b, F_GETFL) & (O_ACCMODE | O_APPEND)) != (O_WRONLY | O_APPEND) ||
 	    write(b, "b", 1) != 1)
 		check_fail("B: not open write-only in append mode");
@@ -225,12 +234,20 @@ int main(int argc, char **argv)
 	check_name(d, "D");
 	if (!(fcntl(d, F_GETFL) & O_PATH))
 		check_fail("D: not an O_PATH file");
-	check_stat(d, "D", 0644, 0);
+	check_stat(d, "D", 0644, 0, getuid(), getgid());
 	check_name(e, "E");
-	check_stat(e, "E", 0644, E_SIZE);
+	check_stat(e, "E", 0644, E_SIZE, getuid(), getgid());
 	if (lseek(e, 0, SEEK_DATA) != E_SIZE - PG || pread(e, buf, 1, E_SIZE - 1) != 1 ||
 	    buf[0] != 'e')
 		check_fail("E: its hole or its last byte is not kept");
+	check_stat(g, "G", 04755, 0, 65534, 65534);
+	check_name(g, "G");
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", f);
+	snprintf(path, sizeof(path), "%s/F", dir);
+	if (linkat(AT_FDCWD, link, AT_FDCWD, path, AT_SYMLINK_FOLLOW))
+		check_fail("F: an O_TMPFILE file not linkable any more (%m)");
+	else if (pread(f, buf, 3, 0) != 3 || memcmp(buf, "tmp", 3) || !delete("F"))
+		check_fail("F: linked, but not its bytes, or not removable");
 	rmdir(dir);
 	return checks_status();
 }
