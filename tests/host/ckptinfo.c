@@ -2502,7 +2502,7 @@ static const struct rec_at ghost_at[NR_G] = {
 #define GH(m) (16 + offsetof(struct ckpt_hdr_ghost, m))
 #define GPATH(i) (16 + sizeof(struct ckpt_hdr_ghost) + (i))
 /* The GHOST record's header, as the reader names it in a refusal */
-#define GHOST_REC "GHOST record (type 36, len 49): "
+#define GHOST_REC "GHOST record (type 36, len 57): "
 #define GHOST_FILE "FILE record (type 48, len 65): a file of " MK_GHOST_PATH " (deleted)"
 
 /*
@@ -2513,10 +2513,19 @@ static const struct rec_at ghost_at[NR_G] = {
  * names them, broken in turn.
  */
 static const struct patch_case ghost_cases[] = {
-	{ "a GHOST record shorter than its header and a path", G_GHOST, HDR(len), 32, 8,
-	  "GHOST record (type 36, len 32): length 32: not a GHOST record (32 bytes, then a path of up to 4096 with its NUL)" },
+	{ "a GHOST record of its header alone, no path", G_GHOST, HDR(len), 40, 8,
+	  "GHOST record (type 36, len 40): length 40: not a GHOST record (40 bytes, then a path of up to 4096 with its NUL)" },
+	{ "a GHOST record of 32 bytes, shorter than its header", G_GHOST, HDR(len), 32, 8,
+	  "GHOST record (type 36, len 32): length 32: not a GHOST record (40 bytes, then a path of up to 4096 with its NUL)" },
+	{ "a GHOST with an unknown flag", G_GHOST, GH(flags), 0x2, 4,
+	  GHOST_REC "unknown flags 0x2" },
+	{ "a linkable GHOST with an unknown flag", G_GHOST, GH(flags), CKPT_GHOST_LINKABLE | 0x80000000U, 4,
+	  GHOST_REC "unknown flags 0x80000001" },
+	{ "a GHOST's reserved field not 0", G_GHOST, GH(__reserved), 1, 4,
+	  GHOST_REC "reserved field 0x1, not 0" },
+	{ "a linkable GHOST (CKPT_GHOST_LINKABLE)", G_GHOST, GH(flags), CKPT_GHOST_LINKABLE, 4, NULL },
 	{ "a GHOST's path length a byte short of its record", G_GHOST, GH(path_len), 16, 4,
-	  GHOST_REC "path length 16, expected 17: the path fills the record after its 32 bytes" },
+	  GHOST_REC "path length 16, expected 17: the path fills the record after its 40 bytes" },
 	{ "a GHOST's path not NUL-terminated", G_GHOST, GPATH(16), 'x', 1,
 	  GHOST_REC "a deleted file's path not NUL-terminated at its length 17, or with a NUL before" },
 	{ "a GHOST's path with a NUL before its end", G_GHOST, GPATH(4), 0, 1,
@@ -2558,7 +2567,7 @@ static const struct patch_case ghost_cases[] = {
 	{ "a GHOST's page offset beyond its size", G_PAGES1, PAGE1, 0x4000, 8,
 	  "offset 8192: PAGES record (type 34, len 8176): page offset 0x4000 outside its GHOST or out of order" },
 	{ "a GHOST's PAGES with the task's objref", G_PAGES0, HDR(objref), 1, 4,
-	  "offset 3864: PAGES record (type 34, len 4312): objref 1 is not its owner's (6)" },
+	  "offset 3872: PAGES record (type 34, len 4304): objref 1 is not its owner's (6)" },
 	{ "a GHOST record after the MM record", G_VMA_SHARED, HDR(type), CKPT_HDR_GHOST, 4,
 	  "GHOST record (type 36, len 48): " ORDER },
 	{ "a deleted file's file of another mode than the GHOST's", G_FILE, FI(i_mode),
@@ -2608,7 +2617,7 @@ static const struct patch_case ghost_cases[] = {
 };
 
 #define NR_GHOST_CASES (sizeof(ghost_cases) / sizeof(ghost_cases[0]))
-#define GHOST_RESULTS (1 + 5 + 2 + (int)NR_GHOST_CASES)
+#define GHOST_RESULTS (1 + 5 + 4 + (int)NR_GHOST_CASES)
 
 /* The deleted file image, read back (1 result). */
 static void ghost_valid(const unsigned char *buf, size_t len)
@@ -2627,7 +2636,7 @@ static void ghost_valid(const unsigned char *buf, size_t len)
 	     gh->g.size == MK_GHOST_SIZE && gh->g.nr_pages == 2 && gh->pages == 2 &&
 	     gh->g.mode == MK_GHOST_MODE && gh->g.uid == MK_GHOST_UID &&
 	     gh->g.gid == MK_GHOST_GID && gh->g.path_len == sizeof(MK_GHOST_PATH) &&
-	     gh->proc == 0 && ci_ghost_by_ref(&ci, 6) == gh &&
+	     !gh->g.flags && !gh->g.__reserved && gh->proc == 0 && ci_ghost_by_ref(&ci, 6) == gh &&
 	     f->kind == CI_FILE_GHOST && ci_file_ghost(&ci, f) == gh && !ci_file_memfd(&ci, f) &&
 	     !f->path[0] && f->f.i_mode == (S_IFREG | MK_GHOST_MODE) &&
 	     p[0].nr_vmas == 3 && p[0].vmas[1].v.kind == CKPT_VMA_SHARED_FILE &&
@@ -2645,7 +2654,7 @@ static void ghost_valid(const unsigned char *buf, size_t len)
 
 /*
  * The JSON of the deleted file image, read by python3: "ghosts" has it
- * (path, size, pages, mode, owner, saved with, mapped by), fd 21 and
+ * (path, size, pages, mode, owner, not linkable, saved with, mapped by), fd 21 and
  * both VMAs name it (at the top level and in "processes"), no other fd
  * does, and --records names the GHOST record.
  */
@@ -2653,7 +2662,8 @@ static const char ghost_json_check[] =
 	"import json, sys\n"
 	"d = json.load(sys.stdin)\n"
 	"g = {'objref': 6, 'path': '/var/log/app.log', 'size': 12388, 'nr_pages': 2,"
-	" 'mode': '0640', 'uid': 1000, 'gid': 100, 'saved_with': 100, 'mapped_by': [100]}\n"
+	" 'mode': '0640', 'uid': 1000, 'gid': 100, 'linkable': False, 'saved_with': 100,"
+	" 'mapped_by': [100]}\n"
 	"ok = d['ghosts'] == [g] and d['shmem'] == []\n"
 	"for p in (d, d['processes'][0]):\n"
 	"    fd = [f for f in p['fds'] if f['ghost'] is not None]\n"
@@ -2697,12 +2707,12 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 	tap_ok(!ret && count(out, "  fd 21  /var/log/app.log (deleted) (ghost 6)  flags 02  pos 0\n") == 1,
 	       "the summary shows fd 21 as PATH (deleted) (ghost 6) (exit %d)", ret);
 	ret = run_spec(s, "--records", out, sizeof(out));
-	tap_ok(!ret && count(out, " type=GHOST(36) len=49 objref=6\npos=3864 type=PAGES(34) len=4312 objref=6\npos=8192 type=PAGES(34) len=8176 objref=6\n") == 1 &&
+	tap_ok(!ret && count(out, " type=GHOST(36) len=57 objref=6\npos=3872 type=PAGES(34) len=4304 objref=6\npos=8192 type=PAGES(34) len=8176 objref=6\n") == 1 &&
 	       count(out, " objref=6\n") == 3,
 	       "--records: the GHOST record and its 2 PAGES records (exit %d)", ret);
 	ret = run_spec(s, "--json", out, sizeof(out));
 	/* the root's keys twice: at the top level and in "processes" */
-	tap_ok(!ret && count(out, "\"ghosts\": [{\"objref\": 6, \"path\": \"/var/log/app.log\", \"size\": 12388, \"nr_pages\": 2, \"mode\": \"0640\", \"uid\": 1000, \"gid\": 100, \"saved_with\": 100, \"mapped_by\": [100]}]") == 1 &&
+	tap_ok(!ret && count(out, "\"ghosts\": [{\"objref\": 6, \"path\": \"/var/log/app.log\", \"size\": 12388, \"nr_pages\": 2, \"mode\": \"0640\", \"uid\": 1000, \"gid\": 100, \"linkable\": false, \"saved_with\": 100, \"mapped_by\": [100]}]") == 1 &&
 	       count(out, "{\"fd\": 21, \"path\": \"/var/log/app.log (deleted)\", \"flags\": 2, \"mode\": 33184, \"pos\": 0, \"cloexec\": false, \"file\": 7, \"pipe\": null, \"memfd\": null, \"ghost\": 6, \"eventfd\": null, ") == 2 &&
 	       count(out, "\"kind\": \"shared-file\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": \"/var/log/app.log (deleted)\", \"offset\": 0, \"ghost\": 6}") == 2 &&
 	       count(out, "\"kind\": \"file\", \"pages\": 1, \"vm_flags\": \"0x73\", \"file\": \"/var/log/app.log (deleted)\", \"offset\": 4096, \"ghost\": 6}") == 2,
@@ -2718,11 +2728,39 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 }
 
 /*
+ * A linkable deleted file (CKPT_GHOST_LINKABLE) in the image of @spec:
+ * valid, "linkable" in the summary and the JSON, once (2 results).
+ */
+static void ghost_linkable(const struct mk_spec *spec)
+{
+	static const struct {
+		const char *opts, *want, *word, *what;
+	} shown[] = {
+		{ "", "  ghost 6: /var/log/app.log (deleted), 12388 bytes, 2 pages, mode 0640, owner 1000:100, linkable, saved with 100, mapped by 100\n",
+		  "linkable", "the summary says linkable" },
+		{ "--json", "\"ghosts\": [{\"objref\": 6, \"path\": \"/var/log/app.log\", \"size\": 12388, \"nr_pages\": 2, \"mode\": \"0640\", \"uid\": 1000, \"gid\": 100, \"linkable\": true, \"saved_with\": 100, \"mapped_by\": [100]}]",
+		  "\"linkable\"", "--json: \"linkable\": true" },
+	};
+	static char out[1 << 16];
+	struct mk_spec s = *spec;
+	size_t i;
+	int ret;
+
+	s.ghost_linkable = true;
+	for (i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		ret = run_spec(&s, shown[i].opts, out, sizeof(out));
+		tap_ok(!ret && count(out, shown[i].want) == 1 && count(out, shown[i].word) == 1,
+		       "a linkable deleted file (CKPT_GHOST_LINKABLE): valid, %s (exit %d)",
+		       shown[i].what, ret);
+	}
+}
+
+/*
  * A deleted file held by the root, open as fd 21 and mapped shared and
  * privately through that file: valid, shown in the summary, --records
- * and --json (read back by python3); an empty one valid; each rule of
- * its GHOST record, of its FILE record and of what names them broken in
- * turn.
+ * and --json (read back by python3); an empty one valid; a linkable
+ * one shown as such; each rule of its GHOST record, of its FILE record
+ * and of what names them broken in turn.
  */
 static void ghost_tests(void)
 {
@@ -2755,6 +2793,7 @@ static void ghost_tests(void)
 	tap_ok(!ret && count(out, "  ghost 6: /var/log/app.log (deleted), 0 bytes, 0 pages, mode 0640, owner 1000:100, saved with 100, mapped by 100\n") == 1,
 	       "an empty deleted file, no page: valid (exit %d)", ret);
 	s.ghost_empty = false;
+	ghost_linkable(&s);
 	s.memfd = true;
 	s.shared_file = true;
 	ret = run_spec(&s, "", out, sizeof(out));

@@ -283,9 +283,10 @@ static uint32_t memfd(struct out *o, const struct mk_spec *s, uint32_t files_ref
 }
 
 /*
- * The deleted file of mk_spec.ghost (ghost_empty: empty): its GHOST record
- * and pages, then the FILE record of a file open on it and its FD record
- * (fd 21) in the files table @files_ref; the file's objref.
+ * The deleted file of mk_spec.ghost (ghost_empty: empty; ghost_linkable:
+ * CKPT_GHOST_LINKABLE): its GHOST record and pages, then the FILE record
+ * of a file open on it and its FD record (fd 21) in the files table
+ * @files_ref; the file's objref.
  */
 static uint32_t ghost(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
@@ -293,7 +294,8 @@ static uint32_t ghost(struct out *o, const struct mk_spec *s, uint32_t files_ref
 	struct ckpt_hdr_ghost hg = { .size = s->ghost_empty ? 0 : MK_GHOST_SIZE,
 				     .nr_pages = s->ghost_empty ? 0 : 2,
 				     .mode = MK_GHOST_MODE, .uid = MK_GHOST_UID,
-				     .gid = MK_GHOST_GID, .path_len = sizeof(MK_GHOST_PATH) };
+				     .gid = MK_GHOST_GID, .path_len = sizeof(MK_GHOST_PATH),
+				     .flags = s->ghost_linkable ? CKPT_GHOST_LINKABLE : 0 };
 	unsigned char buf[sizeof(hg) + sizeof(MK_GHOST_PATH)];
 
 	memcpy(buf, &hg, sizeof(hg));

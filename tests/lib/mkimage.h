@@ -123,8 +123,9 @@ struct mk_spec {
 	 * MK_GHOST_START; after the memfd's records. With ghost_private, the
 	 * root maps it privately too: a file VMA on that file
 	 * (MK_GHOST_PRIVATE_*) with one page of its own. With ghost_empty: of
-	 * size 0, no page */
-	bool ghost, ghost_private, ghost_empty;
+	 * size 0, no page. With ghost_linkable: CKPT_GHOST_LINKABLE (an
+	 * O_TMPFILE file made without O_EXCL) */
+	bool ghost, ghost_private, ghost_empty, ghost_linkable;
 	/* the root maps MK_SHARED_PATH, a regular file opened O_RDWR (its FILE
 	 * record before its MM record, no fd), MAP_SHARED and read-only
 	 * (MK_SHARED_FLAGS: a shared-file VMA) at MK_SHARED_START */

@@ -664,8 +664,8 @@ static void shmems(FILE *out, const struct ci_image *img)
 }
 
 /*
- * "ghosts": [{objref, path, size, nr_pages, mode, uid, gid, saved_with,
- * mapped_by}, ...], empty in an image without deleted files.
+ * "ghosts": [{objref, path, size, nr_pages, mode, uid, gid, linkable,
+ * saved_with, mapped_by}, ...], empty in an image without deleted files.
  */
 static void ghosts(FILE *out, const struct ci_image *img)
 {
@@ -678,9 +678,10 @@ static void ghosts(FILE *out, const struct ci_image *img)
 		fprintf(out, "%s{\"objref\": %u, \"path\": ", i ? ", " : "", gh->objref);
 		str(out, gh->path);
 		fprintf(out, ", \"size\": %" PRIu64 ", \"nr_pages\": %" PRIu64
-			", \"mode\": \"%04o\", \"uid\": %u, \"gid\": %u",
+			", \"mode\": \"%04o\", \"uid\": %u, \"gid\": %u, \"linkable\": %s",
 			(uint64_t)gh->g.size, (uint64_t)gh->g.nr_pages, gh->g.mode,
-			gh->g.uid, gh->g.gid);
+			gh->g.uid, gh->g.gid,
+			gh->g.flags & CKPT_GHOST_LINKABLE ? "true" : "false");
 		holders(out, img, gh->proc, gh->objref);
 	}
 	fputc(']', out);

@@ -466,8 +466,9 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 
 /*
  * "deleted files: 1", then each GHOST record: its objref, the path it had,
- * size, saved pages, mode, owner, the process whose records hold it and
- * those that map it (through a file open on it).
+ * size, saved pages, mode, owner, whether linkable (an O_TMPFILE file
+ * made without O_EXCL), the process whose records hold it and those that
+ * map it (through a file open on it).
  */
 static void print_ghosts(FILE *out, const struct ci_image *img)
 {
@@ -483,6 +484,7 @@ static void print_ghosts(FILE *out, const struct ci_image *img)
 			" pages, mode %04o, owner %u:%u", gh->objref, gh->path,
 			(uint64_t)gh->g.size, (uint64_t)gh->g.nr_pages, gh->g.mode,
 			gh->g.uid, gh->g.gid);
+		fputs(gh->g.flags & CKPT_GHOST_LINKABLE ? ", linkable" : "", out);
 		print_holders(out, img, gh->proc, gh->objref);
 	}
 }

@@ -999,7 +999,8 @@ int rd_shmem(struct reader *r)
 
 /*
  * A GHOST record: the image's, a deleted file the FILE records after it
- * name, as restart makes it again: the path it had absolute and
+ * name, as restart makes it again: no flag but CKPT_GHOST_LINKABLE, the
+ * reserved field 0, the path it had absolute, ending in a name and
  * NUL-terminated at its length, a mode of permissions only, its size and
  * pages as a memfd's, an owner that has ids.
  */
@@ -1014,12 +1015,16 @@ int rd_ghost(struct reader *r)
 	struct ci_ghost *gh;
 	char *path;
 
-	static_assert(sizeof(buf.hg) == 32, "size, nr_pages, mode, uid, gid, path_len");
+	static_assert(sizeof(buf.hg) == 40, "size, nr_pages, mode, uid, gid, path_len, flags, reserved");
 	if (r->rec.len <= sizeof(*hg) || r->rec.len > sizeof(*hg) + MAX_PATH)
 		return rd_bad(r, "length %llu: not a GHOST record (%zu bytes, then a path of up to %u with its NUL)",
 			      (unsigned long long)r->rec.len, sizeof(*hg), (unsigned int)MAX_PATH);
 	if (rd_payload(r, &buf, r->rec.len))
 		return -1;
+	if (hg->flags & ~CKPT_GHOST_LINKABLE)
+		return rd_bad(r, "unknown flags %#x", hg->flags);
+	if (hg->__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", hg->__reserved);
 	if (hg->path_len != r->rec.len - sizeof(*hg))
 		return rd_bad(r, "path length %u, expected %llu: the path fills the record after its %zu bytes",
 			      hg->path_len, (unsigned long long)(r->rec.len - sizeof(*hg)),
