@@ -189,6 +189,19 @@ const char *ci_prot(uint64_t vm_flags, char buf[5])
 	return buf;
 }
 
+bool ci_lock_flags_valid(uint64_t flags)
+{
+	return !(flags & ~(CI_VM_LOCKED | CI_VM_LOCKONFAULT)) &&
+	       (!(flags & CI_VM_LOCKONFAULT) || flags & CI_VM_LOCKED);
+}
+
+const char *ci_lock_name(uint64_t flags)
+{
+	if (!(flags & CI_VM_LOCKED))
+		return "";
+	return flags & CI_VM_LOCKONFAULT ? ", locked on fault" : ", locked";
+}
+
 enum ci_disposition ci_signal_disposition(const struct ckpt_hdr_signal *s, int sig)
 {
 	uint64_t h = s->action[sig - 1].handler;

@@ -271,6 +271,16 @@ uint32_t ci_vma_ghost(const struct ci_image *img, const struct ckpt_hdr_vma *v);
 bool ci_proc_maps(const struct ci_image *img, const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
+/* The kernel's VM_LOCKED and VM_LOCKONFAULT: mlock()'s, and on fault */
+#define CI_VM_LOCKED		0x2000ULL
+#define CI_VM_LOCKONFAULT	0x80000ULL
+/*
+ * Whether @flags are locking flags restart gives back: none, VM_LOCKED,
+ * or VM_LOCKED with VM_LOCKONFAULT.
+ */
+bool ci_lock_flags_valid(uint64_t flags);
+/* ", locked", ", locked on fault" or "" for a VMA's or mm's flags. */
+const char *ci_lock_name(uint64_t flags);
 
 /* tree.c: the TREE record's entries */
 /*

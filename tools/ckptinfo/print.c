@@ -380,11 +380,12 @@ static void print_memory(FILE *out, const struct ci_image *img,
 		(uint64_t)m->start_stack);
 	if (m->exe_objref)
 		fprintf(out, "  executable %s\n", ci_file_by_ref(img, m->exe_objref)->path);
-	fprintf(out, "  coredump_filter %#x%s%s%s%s\n", m->coredump_filter,
+	fprintf(out, "  coredump_filter %#x%s%s%s%s%s\n", m->coredump_filter,
 		m->flags & CKPT_MM_THP_DISABLE ? ", THP disabled" : "",
 		m->flags & CKPT_MM_MDWE ? ", memory-deny-write-execute" : "",
 		m->flags & CKPT_MM_MDWE_NO_INHERIT ? " (not inherited)" : "",
-		m->flags & CKPT_MM_MERGE_ANY ? ", KSM merges all" : "");
+		m->flags & CKPT_MM_MERGE_ANY ? ", KSM merges all" : "",
+		m->def_flags & CI_VM_LOCKED ? ", mlockall(MCL_FUTURE)" : "");
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;
 		const struct ci_file *f = ci_file_by_ref(img, v->file_objref);
@@ -400,7 +401,7 @@ static void print_memory(FILE *out, const struct ci_image *img,
 		if (v->kind == CKPT_VMA_SHARED_ANON)
 			fprintf(out, "  shmem %u @%#" PRIx64, v->file_objref,
 				(uint64_t)v->pgoff * 4096);
-		fputc('\n', out);
+		fprintf(out, "%s\n", ci_lock_name(v->vm_flags));
 	}
 }
 

@@ -27,11 +27,13 @@
  * The VMA flags restart gives back, its CKPT_VM_FLAGS: VM_READ, VM_WRITE,
  * VM_EXEC, VM_MAYREAD, VM_MAYWRITE, VM_MAYEXEC, VM_GROWSDOWN, VM_ACCOUNT,
  * VM_NORESERVE, VM_SOFTDIRTY, VM_DONTCOPY, VM_WIPEONFORK, VM_DONTDUMP,
- * VM_SEQ_READ, VM_RAND_READ, VM_HUGEPAGE, VM_NOHUGEPAGE
+ * VM_SEQ_READ, VM_RAND_READ, VM_HUGEPAGE, VM_NOHUGEPAGE, VM_LOCKED,
+ * VM_LOCKONFAULT
  */
 #define VM_FLAGS	(0x7ULL | 0x70ULL | 0x100ULL | 0x100000ULL | 0x200000ULL | \
 			 0x8000000ULL | 0x20000ULL | 0x2000000ULL | 0x4000000ULL | \
-			 0x8000ULL | 0x10000ULL | 0x20000000ULL | 0x40000000ULL)
+			 0x8000ULL | 0x10000ULL | 0x20000000ULL | 0x40000000ULL | \
+			 CI_VM_LOCKED | CI_VM_LOCKONFAULT)
 #define MAX_LFS_FILESIZE	((uint64_t)INT64_MAX)
 /* A memfd's name, its NUL included: MFD_NAME_MAX_LEN (NAME_MAX less "memfd:") + 1 */
 #define MEMFD_NAME_MAX	250
@@ -1103,6 +1105,10 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
 	    m->arg_start > m->arg_end || m->env_start > m->env_end)
 		return rd_bad(r, "inconsistent mm fields (a start after its end)");
+	/* mlockall(MCL_FUTURE)'s, with MCL_ONFAULT or not, as restart wants */
+	if (!ci_lock_flags_valid(m->def_flags))
+		return rd_bad(r, "def_flags %#llx: not 0, VM_LOCKED, or VM_LOCKED with VM_LOCKONFAULT (mlockall(MCL_FUTURE))",
+			      (unsigned long long)m->def_flags);
 	if (m->coredump_filter & ~0x1ffU || m->flags & ~(CKPT_MM_THP_DISABLE | CKPT_MM_MDWE |
 							 CKPT_MM_MDWE_NO_INHERIT |
 							 CKPT_MM_MERGE_ANY) ||
@@ -1187,6 +1193,11 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 			      (unsigned long long)v.start, (unsigned long long)v.end);
 	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_FILE)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
+	/* mlock() leaves the vDSO alone */
+	if (!ci_lock_flags_valid(v.vm_flags & (CI_VM_LOCKED | CI_VM_LOCKONFAULT)) ||
+	    (v.vm_flags & CI_VM_LOCKED && (v.kind == CKPT_VMA_VDSO || v.kind == CKPT_VMA_VVAR)))
+		return rd_bad(r, "vm_flags %#llx: VM_LOCKONFAULT without VM_LOCKED, or a locked vDSO",
+			      (unsigned long long)v.vm_flags);
 	if (v.kind == CKPT_VMA_FILE && reg_file(r, "file", v.file_objref))
 		return -1;
 	if (v.kind == CKPT_VMA_SHARED_ANON && shared_anon_vma(r, &v))
