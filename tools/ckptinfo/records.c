@@ -384,12 +384,12 @@ static int pipe_end(struct reader *r, const struct ckpt_hdr_file *f)
 /*
  * A FILE record (no path) of a file open on an object restart makes again
  * (a memfd, a deleted file), @what ("a memfd's file") of the @obj ("memfd") of mode
- * @mode: as restart's rstr_open_remade() opens it, as a reopen through
+ * @mode, with @more_flags allowed too: as restart's rstr_open_remade() opens it, as a reopen through
  * /proc/PID/fd would, no file's identity, the object's mode, flags a
  * reopen keeps (with O_PATH, none but O_LARGEFILE, as open() keeps them).
  */
 static int remade_file(struct reader *r, const struct ckpt_hdr_file *f, const char *what,
-		       const char *obj, uint32_t mode)
+		       const char *obj, uint32_t mode, uint32_t more_flags)
 {
 	if (has_identity(f))
 		return rd_bad(r, "%s with a file's identity (ino %llu, dev %#x, rdev %#x, generation %u, size %llu or an mtime): all 0",
@@ -400,9 +400,9 @@ static int remade_file(struct reader *r, const struct ckpt_hdr_file *f, const ch
 	if ((f->f_flags & 3) == 3)
 		return rd_bad(r, "%s opened neither for reading nor for writing (flags %#o)", what,
 			      f->f_flags);
-	if (f->f_flags & ~REMADE_FILE_FLAGS)
+	if (f->f_flags & ~(REMADE_FILE_FLAGS | more_flags))
 		return rd_bad(r, "%s with flags %#o restart does not open a %s with (%#o)", what,
-			      f->f_flags, obj, f->f_flags & ~REMADE_FILE_FLAGS);
+			      f->f_flags, obj, f->f_flags & ~(REMADE_FILE_FLAGS | more_flags));
 	if (f->f_flags & O_PATH_FLAG && f->f_flags & ~(O_PATH_FLAG | O_LARGEFILE_FLAG))
 		return rd_bad(r, "%s opened O_PATH with flags %#o beyond O_LARGEFILE (%#o): open() keeps no other",
 			      what, f->f_flags, f->f_flags & ~(O_PATH_FLAG | O_LARGEFILE_FLAG));
@@ -417,7 +417,7 @@ static int memfd_file(struct reader *r, const struct ckpt_hdr_file *f,
 		return rd_bad(r, "a memfd's file (no path) naming shmem %u, shared anonymous memory, no memfd",
 			      f->obj_objref);
 	return remade_file(r, f, "a memfd's file", "memfd",
-			   S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666));
+			   S_IFREG | (sh->s.flags & CKPT_SHMEM_EXEC ? 0777 : 0666), 0);
 }
 
 /*
@@ -430,7 +430,8 @@ static int ghost_file(struct reader *r, const struct ckpt_hdr_file *f,
 	char what[MAX_PATH + 32];
 
 	snprintf(what, sizeof(what), "a file of %s (deleted)", gh->path);
-	return remade_file(r, f, what, "deleted file", S_IFREG | gh->g.mode);
+	/* an O_TMPFILE file keeps O_TMPFILE's O_DIRECTORY (0200000) in its flags */
+	return remade_file(r, f, what, "deleted file", S_IFREG | gh->g.mode, 0200000);
 }
 
 /*
