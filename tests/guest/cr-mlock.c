@@ -40,6 +40,7 @@ static void refuse_beyond_limit(void)
 	int st;
 
 	unlink(READY);
+	unlink(GO);
 	pid = spawn(argv);
 	if (pid < 0 || !wait_file(READY, 30) || !stop_task(pid))
 		tap_bail("setup: lockmem nocap did not start");
