@@ -35,8 +35,10 @@ ckpt $! -o tools.img 2> err.txt
 grep -q "EBUSY" err.txt && grep -q "kill -STOP" err.txt
 tap_ok $? "running target: ckpt names EBUSY and says to stop it"
 kill $!
-# a stopped target holding a deleted file: the engine's own reason follows the errno
+# a stopped target holding the deleted name of a file still linked under
+# another: the engine's own reason follows the errno
 echo x > tools.del
+ln tools.del tools.link
 /tests/counter /tmp/tools.count 100000 5000 3<tools.del </dev/null >/dev/null 2>&1 &
 pid=$!
 wait_until 30 test -e /tmp/tools.count.ready	# it has the file open
@@ -44,7 +46,8 @@ rm -f tools.del
 kill -STOP $pid
 wait_until 30 grep -q '^State:.*stopped' /proc/$pid/status
 ckpt $pid -o tools.img 2> err.txt
-grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.del (deleted): deleted file (-95)" err.txt
+rm -f tools.link
+grep -q "EOPNOTSUPP" err.txt && grep -q "ckpt: the engine says: file: /tmp/tools.del (deleted): deleted name of a file still linked under another name (-95)" err.txt
 tap_ok $? "a refusal: ckpt names EOPNOTSUPP and the engine's reason ($(tr '\n' ' ' < err.txt))"
 kill -9 $pid
 

@@ -7,6 +7,9 @@
  *     locked (smaps "Locked:"), their bytes kept;
  *   - 16 pages mlock2(MLOCK_ONFAULT)ed, one touched: still locked, on
  *     fault only (one page locked, not 16);
+ *   - 4 PROT_NONE pages mlock()ed (mlock() locks them though it cannot
+ *     fault them in: ENOMEM): still locked, none resident, and the
+ *     restarted process alive;
  *   - mlockall(MCL_FUTURE): a mapping made after the restart is locked
  *     and populated.
  * With "nocap", once locked (without MCL_FUTURE) it drops CAP_IPC_LOCK and
@@ -90,7 +93,7 @@ static bool drop_lock_rights(void)
 
 int main(int argc, char **argv)
 {
-	char *full, *onfault, *later;
+	char *full, *onfault, *none, *later;
 	long i;
 
 	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "nocap")))
@@ -105,6 +108,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < PAGES * PG; i++)
 		full[i] = file_pattern(i);
 	onfault[0] = 1;
+	none = mmap(NULL, 4 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* locked, though not faulted in: ENOMEM */
+	if (none == MAP_FAILED || mlock(none, 4 * PG) != -1)
+		return 9;
 	/* nocap: no MCL_FUTURE, which would fail its later mappings */
 	if (argc == 5 ? !drop_lock_rights() : mlockall(MCL_FUTURE) != 0)
 		return 9;
@@ -119,6 +126,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	check_locked("mlock2(MLOCK_ONFAULT)", onfault, PG / 1024);
+	check_locked("mlock() of PROT_NONE pages", none, 0);
 	later = mmap(NULL, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (later == MAP_FAILED)
 		check_fail("mlockall(MCL_FUTURE): mmap: %m");
