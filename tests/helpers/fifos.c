@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 
 	/* READY appears whole, with the child's pid */
 	snprintf(pidtext, sizeof(pidtext), "%d\n", pid);
-	helper_result(argv[1], pidtext);
+	helper_result_kid(argv[1], pidtext, pid);
 	wait_go(argv[2]);
 
 	if (fcntl(rw, F_GETPIPE_SZ) != RW_SIZE)

@@ -264,7 +264,7 @@ int main(int argc, char **argv)
 	close(c[1]);
 	/* READY appears whole, with the child's pid */
 	snprintf(pidtext, sizeof(pidtext), "%d\n", pid);
-	helper_result(argv[1], pidtext);
+	helper_result_kid(argv[1], pidtext, pid);
 	wait_go(argv[2]);
 
 	len = sizeof(cred);

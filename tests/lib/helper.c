@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "helper.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,16 +20,40 @@ void helper_touch(const char *out, const char *suffix)
 	fclose(f);
 }
 
-void helper_result(const char *out, const char *text)
+/* @text into @out whole, or -1 (nothing at @out) */
+static int try_result(const char *out, const char *text)
 {
 	char tmp[4200];
 	FILE *f;
+	int ret;
 
 	/* one temporary file per writer: processes of a tree share a folder */
 	snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
 	f = fopen(tmp, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) || rename(tmp, out))
+	if (!f)
+		return -1;
+	ret = fputs(text, f) < 0;
+	ret |= fclose(f) != 0;
+	if (ret || rename(tmp, out)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void helper_result(const char *out, const char *text)
+{
+	if (try_result(out, text))
 		_exit(9);
+}
+
+void helper_result_kid(const char *out, const char *text, pid_t kid)
+{
+	if (try_result(out, text)) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+		_exit(9);
+	}
 }
 
 static FILE *checks_out;

@@ -8,12 +8,18 @@
 #define HELPER_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Create the empty file @out@suffix ("OUT.ready"). */
 void helper_touch(const char *out, const char *suffix);
 
 /* Write @text to @out whole: the test sees all of it or no file. */
 void helper_result(const char *out, const char *text);
+/*
+ * The same for a helper with a child @kid waiting for GO: if it fails,
+ * the child is killed and reaped before exiting 9.
+ */
+void helper_result_kid(const char *out, const char *text, pid_t kid);
 
 /*
  * A helper that checks its own state after GO (run by the test's
