@@ -179,6 +179,32 @@ static void refuse_xattr(void)
 		      "a deleted file with an extended attribute");
 }
 
+/*
+ * IMG: the image of a stopped child holding DIR/@sub/f (mode @mode),
+ * deleted; the child killed since. DIR/@sub is left for the caller.
+ */
+static void image_of_deleted(const char *sub, mode_t mode)
+{
+	char dir[64], path[80];
+	pid_t pid;
+	long crid;
+	int fd;
+
+	snprintf(dir, sizeof(dir), DIR "/%s", sub);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	if (mkdir(dir, 0755))
+		tap_bail("setup: mkdir %s: %m", dir);
+	fd = open(path, O_RDWR | O_CREAT, mode);
+	if (fd < 0 || unlink(path))
+		tap_bail("setup: %s: %m", path);
+	pid = fork_holding(fd, fd, false);
+	close(fd);
+	crid = checkpoint_retry(pid, IMG);
+	kill_wait(pid);
+	if (crid <= 0)
+		tap_bail("setup: checkpoint: %ld (%s)", crid, engine_stat("checkpoint.refused"));
+}
+
 /* A default ACL giving user 65534 rwx, as setfacl -d -m u:65534:rwx would. */
 static int set_default_acl(const char *dir)
 {
@@ -203,21 +229,10 @@ static void acl_not_inherited(void)
 {
 	char link[64], target[256] = "";
 	struct stat st;
-	pid_t pid, r;
-	long crid;
-	int fd, i, acl;
+	int i, acl;
+	pid_t r;
 
-	if (mkdir(DIR "/acl", 0755))
-		tap_bail("setup: mkdir " DIR "/acl: %m");
-	fd = open(DIR "/acl/f", O_RDWR | O_CREAT, 0640);
-	if (fd < 0 || unlink(DIR "/acl/f"))
-		tap_bail("setup: " DIR "/acl/f: %m");
-	pid = fork_holding(fd, fd, false);
-	close(fd);
-	crid = checkpoint_retry(pid, IMG);
-	kill_wait(pid);
-	if (crid <= 0)
-		tap_bail("setup: checkpoint: %ld (%s)", crid, engine_stat("checkpoint.refused"));
+	image_of_deleted("acl", 0640);
 	if (set_default_acl(DIR "/acl")) {
 		if (errno != EOPNOTSUPP)
 			tap_bail("setup: default ACL: %m");
@@ -251,21 +266,9 @@ static void acl_not_inherited(void)
 static void refuse_restart(void)
 {
 	const char *why;
-	pid_t pid;
-	long crid;
-	int fd, st;
+	int st;
 
-	if (mkdir(DIR "/gone", 0755))
-		tap_bail("setup: mkdir " DIR "/gone: %m");
-	fd = open(DIR "/gone/f", O_RDWR | O_CREAT, 0644);
-	if (fd < 0 || unlink(DIR "/gone/f"))
-		tap_bail("setup: " DIR "/gone/f: %m");
-	pid = fork_holding(fd, fd, false);
-	close(fd);
-	crid = checkpoint_retry(pid, IMG);
-	kill_wait(pid);
-	if (crid <= 0)
-		tap_bail("setup: checkpoint: %ld (%s)", crid, engine_stat("checkpoint.refused"));
+	image_of_deleted("gone", 0644);
 	if (rmdir(DIR "/gone"))
 		tap_bail("setup: rmdir " DIR "/gone: %m");
 	st = wait_exit(restart_from(IMG), 60);
