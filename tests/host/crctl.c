@@ -37,6 +37,11 @@ static void test_hints(void)
 	tap_ok(strstr(cr_hint(ENODEV), "echo 1 >") != NULL, "ENODEV hint says how to enable");
 	tap_ok(strstr(cr_hint(EPERM), "root") != NULL, "EPERM hint says root");
 	tap_ok(strstr(cr_hint(ENOENT), "debugfs") != NULL, "ENOENT hint names debugfs");
+	tap_ok(strstr(cr_hint(EFBIG), "ulimit -f") != NULL, "EFBIG hint names the file size limit");
+	tap_ok(strstr(cr_hint(EROFS), "read-only") != NULL, "EROFS hint says read-only");
+	tap_ok(strstr(cr_hint(ENOSPC), "images_max_bytes") != NULL &&
+	       strstr(cr_hint(ENOSPC), "is full") != NULL,
+	       "ENOSPC hint names both causes: the kept images' limit, a full file system");
 	tap_ok(strstr(cr_hint(12345), "stats") != NULL,
 	       "an unknown errno's hint points at the engine's reason in stats");
 	tap_ok(!strcmp(cr_path("enable"), CR_DEBUGFS "/enable"), "control file path");
@@ -44,7 +49,7 @@ static void test_hints(void)
 
 int main(void)
 {
-	tap_plan(17);
+	tap_plan(20);
 	test_format();
 	test_parse();
 	test_hints();

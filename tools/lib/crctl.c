@@ -216,6 +216,12 @@ const char *cr_hint(int err)
 		return "is the pid right (in this pid namespace)?";
 	case EBUSY:
 		return "the target must be stopped (kill -STOP) or frozen first";
+	case EFBIG:
+		return "a deleted file the image holds is larger than the restarting shell's file size limit (ulimit -f)";
+	case EROFS:
+		return "the directory a deleted file of the image is made again in is read-only (see the refused line of " CR_DEBUGFS "/stats)";
+	case ENOSPC:
+		return "no room: a kept image would pass images_max_bytes (drop one), or the file system a deleted file of the image is made again on is full";
 	default:
 		return "see the refused line of " CR_DEBUGFS "/stats and the checkpoint trace events";
 	}
