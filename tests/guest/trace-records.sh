@@ -7,7 +7,7 @@
 # (tracepoints/check-trace.sh).
 . /tests/lib/tap.sh
 ctl=/sys/kernel/debug/checkpoint
-tap_plan 9
+tap_plan 10
 echo 1 > $ctl/enable
 cd /tmp
 rm -f tr.out.ready
@@ -69,5 +69,16 @@ tap_ok $? "stats: restart result 0, pages_restored and bytes as in the image" ||
 check-trace --read rstr.dat tr.img > check.txt
 tap_ok $? "restart: one read event per image record, and restart_end's bytes ($(tail -n 1 check.txt))" ||
 	sed 's/^/# /' check.txt
+# every record type of <linux/checkpoint_hdr.h> (CKPT_HDR_*, kept in step
+# with it) has its name in the events' format, not a bare number
+fmt=/sys/kernel/tracing/events/checkpoint/ckpt_record_write/format
+missing=
+for t in HEADER ARCH TAIL TREE TASK CPU XSTATE SIGNAL CREDS RLIMITS FS SIGPENDING \
+	ITIMERS PROCESS POSIX_TIMERS MM VMA PAGES SHMEM GHOST FILE FD PIPE EVENTFD \
+	SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK UNIX_PAIR; do
+	grep -q "\"$t\"" $fmt || missing="$missing $t"
+done
+[ -z "$missing" ] && grep -q "print fmt" $fmt
+tap_ok $? "every record type is named in the events' format (missing:${missing:- none})"
 echo 0 > $ctl/enable
 tap_done
