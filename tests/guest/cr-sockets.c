@@ -12,8 +12,8 @@
  *   - ckptinfo validates that image and lists the pairs;
  *   - refusals, each refused child carrying on: the other end held by the
  *     test (EBUSY, naming it); a descriptor in flight (SCM_RIGHTS), an
- *     out-of-band byte, credentials in flight (SO_PASSCRED), a socket with
- *     a name (EOPNOTSUPP).
+ *     out-of-band byte, credentials in flight (SO_PASSCRED), a connection
+ *     accepted from a listener (its ends have a name) (EOPNOTSUPP).
  */
 #include "crtest.h"
 #include "tap.h"
@@ -104,11 +104,20 @@ int main(void)
 	refused(s[0], s[1], EOPNOTSUPP, "credentials in flight",
 		"a pair with credentials in flight");
 
+	/* a connection accepted from a listener: the ends have a name */
 	unlink(BOUND);
-	s[0] = socket(AF_UNIX, SOCK_DGRAM, 0);
-	if (s[0] < 0 || bind(s[0], (struct sockaddr *)&sun, sizeof(sun)))
-		tap_bail("setup: bind %s: %m", BOUND);
-	refused(s[0], s[0], EOPNOTSUPP, "with a name", "a socket bound to a path");
+	other = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (other < 0 || bind(other, (struct sockaddr *)&sun, sizeof(sun)) ||
+	    listen(other, 1))
+		tap_bail("setup: listen on %s: %m", BOUND);
+	s[0] = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (s[0] < 0 || connect(s[0], (struct sockaddr *)&sun, sizeof(sun)))
+		tap_bail("setup: connect to %s: %m", BOUND);
+	s[1] = accept(other, NULL, NULL);
+	if (s[1] != s[0] + 1)
+		tap_bail("setup: accept: %m (%d %d)", s[0], s[1]);
+	close(other);
+	refused(s[0], s[1], EOPNOTSUPP, "with a name", "a connection accepted from a listener");
 	unlink(BOUND);
 	return tap_done();
 }
