@@ -42,6 +42,8 @@ static void test_hints(void)
 	tap_ok(strstr(cr_hint(ENOSPC), "images_max_bytes") != NULL &&
 	       strstr(cr_hint(ENOSPC), "is full") != NULL,
 	       "ENOSPC hint names both causes: the kept images' limit, a full file system");
+	tap_ok(strstr(cr_hint(EADDRINUSE), "still running") != NULL,
+	       "EADDRINUSE hint asks whether the checkpointed process still runs");
 	tap_ok(strstr(cr_hint(12345), "stats") != NULL,
 	       "an unknown errno's hint points at the engine's reason in stats");
 	tap_ok(!strcmp(cr_path("enable"), CR_DEBUGFS "/enable"), "control file path");
@@ -49,7 +51,7 @@ static void test_hints(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(21);
 	test_format();
 	test_parse();
 	test_hints();

@@ -220,6 +220,8 @@ const char *cr_hint(int err)
 		return "a deleted file the image holds is larger than the restarting shell's file size limit (ulimit -f)";
 	case EROFS:
 		return "the directory a deleted file of the image is made again in is read-only (see the refused line of " CR_DEBUGFS "/stats)";
+	case EADDRINUSE:
+		return "a unix socket's name is taken: is the checkpointed process still running, or another file at the socket's path? (see the refused line of " CR_DEBUGFS "/stats)";
 	case ENOSPC:
 		return "no room: a kept image would pass images_max_bytes (drop one), or the file system a deleted file of the image is made again on is full";
 	default:
