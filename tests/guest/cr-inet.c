@@ -9,7 +9,8 @@
  *     unbound socket connects;
  *   - ckptinfo validates that image and lists the sockets;
  *   - refusals, each refused child carrying on: an established TCP
- *     connection, IP options, a raw socket (EOPNOTSUPP); a
+ *     connection, IP options, a raw socket, a socket of another network
+ *     namespace (EOPNOTSUPP); a
  *     connection waiting to be accepted, a datagram queued (EBUSY);
  *   - a restart refused while the checkpointed listener lives (its port
  *     taken: EADDRINUSE, the caller carrying on), done once it was killed.
@@ -20,6 +21,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +96,29 @@ static bool connects(const struct sockaddr_in *sin)
 	return ok;
 }
 
+/*
+ * A child in a network namespace of its own, holding a TCP socket (its
+ * addresses and defaults that namespace's): refused, the child carrying on.
+ */
+static void other_netns(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		tap_bail("fork: %m");
+	if (!pid) {
+		if (!null_stdio() || unshare(CLONE_NEWNET) || socket(AF_INET, SOCK_STREAM, 0) < 0)
+			_exit(126);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		tap_bail("setup: the child in a network namespace of its own did not stop (%#x)", st);
+	check_refused(pid, IMG, EOPNOTSUPP, "another network namespace",
+		      "a socket of another network namespace");
+}
+
 /* The image of a child listening: its port taken while it lives. */
 static void restarts(void)
 {
@@ -128,7 +154,7 @@ int main(void)
 	struct sockaddr_in sin;
 	int fd, c, a, s;
 
-	tap_plan(15);
+	tap_plan(17);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/inet.info && "
@@ -168,6 +194,7 @@ int main(void)
 		tap_bail("setup: a raw socket: %m");
 	refused(fd, EOPNOTSUPP, "protocol not saved", "a raw socket");
 
+	other_netns();
 	restarts();
 	return tap_done();
 }

@@ -10,7 +10,8 @@
  *     listener whose socket file was removed stays so;
  *   - ckptinfo validates that image and lists the sockets;
  *   - refusals, each refused child carrying on: a connection waiting to
- *     be accepted (EBUSY); a socket bound to a relative path (EOPNOTSUPP);
+ *     be accepted (EBUSY); a socket bound to a relative path, an abstract
+ *     name of another network namespace (EOPNOTSUPP);
  *   - restarts of a listener on a path: refused while its process lives
  *     (EADDRINUSE, the caller carrying on, the live socket's file kept),
  *     done once it was killed (the file it left replaced: a client
@@ -23,6 +24,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +102,30 @@ static void restart_refused(int err, const char *want, const char *what)
 	tap_ok(st == RESTART_FAILED(err) << 8 && strstr(why, want),
 	       "%s: restart refused with %s, the caller carries on (%#x, \"%s\")",
 	       what, strerror(err), st, why);
+}
+
+/*
+ * A child in a network namespace of its own, listening on an abstract
+ * name (that namespace's): refused, the child carrying on.
+ */
+static void other_netns(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		tap_bail("fork: %m");
+	if (!pid) {
+		if (!null_stdio() || unshare(CLONE_NEWNET))
+			_exit(126);
+		listener(ABSTRACT, sizeof(ABSTRACT) - 1);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		tap_bail("setup: the child in a network namespace of its own did not stop (%#x)", st);
+	check_refused(pid, IMG, EOPNOTSUPP, "of another network namespace",
+		      "a name of another network namespace");
 }
 
 /*
@@ -182,7 +209,7 @@ int main(void)
 	socklen_t len;
 	int fd, c;
 
-	tap_plan(14);
+	tap_plan(16);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/listen.info && "
@@ -208,6 +235,7 @@ int main(void)
 	refused(fd, EOPNOTSUPP, "relative path", "a socket bound to a relative path");
 	unlink("listen.rel");
 
+	other_netns();
 	restarts();
 	refused_restart_removes();
 	return tap_done();
