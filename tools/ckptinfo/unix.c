@@ -9,41 +9,65 @@
 #include <string.h>
 #include <sys/socket.h>
 
-/* The options a UNIX_PAIR record keeps of an end, CKPT_UNIX_*. */
+/* The options a unix socket's end keeps, CKPT_UNIX_*. */
 #define UNIX_OPTS	(CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF | CKPT_UNIX_PASSCRED | \
 			 CKPT_UNIX_PASSPIDFD | CKPT_UNIX_PASSSEC | CKPT_UNIX_KEEPALIVE | \
 			 CKPT_UNIX_OOBINLINE | CKPT_UNIX_BROADCAST | CKPT_UNIX_DONTROUTE)
 #define UNIX_SHUT	(CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR)
 
+/* A unix socket record's socket type, as restart checks it. */
+static int unix_type_ok(struct reader *r, uint32_t type)
+{
+	if (!ci_unix_type(type))
+		return rd_bad(r, "socket type %u: not SOCK_STREAM (1), SOCK_DGRAM (2) or SOCK_SEQPACKET (5)",
+			      type);
+	return 0;
+}
+
+/*
+ * The state of the end @e (a pair's end, a socket of no pair's) but its
+ * objref and queue, as restart checks it: its flags, shutdown, options
+ * and their values, reserved field; @which names it in the refusal
+ * ("end 0", "end").
+ */
+static int unix_end_state(struct reader *r, const struct ckpt_unix_end *e, const char *which)
+{
+	if (e->f_flags & ~SETFL_FLAGS)
+		return rd_bad(r, "%s: f_flags %#o: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME",
+			      which, e->f_flags);
+	if (e->shutdown & ~UNIX_SHUT)
+		return rd_bad(r, "%s: unknown shutdown bits %#x", which, e->shutdown);
+	if (e->opts & ~UNIX_OPTS)
+		return rd_bad(r, "%s: unknown options %#x", which, e->opts);
+	if (!e->sndbuf != !(e->opts & CKPT_UNIX_SNDBUF) ||
+	    !e->rcvbuf != !(e->opts & CKPT_UNIX_RCVBUF))
+		return rd_bad(r, "%s: sndbuf %u, rcvbuf %u with options %#x: a buffer size without its option, or the option without a size",
+			      which, e->sndbuf, e->rcvbuf, e->opts);
+	if (e->sndbuf > INT32_MAX || e->rcvbuf > INT32_MAX)
+		return rd_bad(r, "%s: sndbuf %u or rcvbuf %u above INT_MAX", which, e->sndbuf,
+			      e->rcvbuf);
+	if (e->peek_off < -1)
+		return rd_bad(r, "%s: peek_off %d, below -1 (off)", which, e->peek_off);
+	if (e->rcvlowat < 0)
+		return rd_bad(r, "%s: negative rcvlowat %d", which, e->rcvlowat);
+	/* -1: a timeout of 0, reads and writes do not wait */
+	if (e->rcvtimeo < -1 || e->sndtimeo < -1)
+		return rd_bad(r, "%s: a timeout below -1 (rcvtimeo %lld, sndtimeo %lld us)", which,
+			      (long long)e->rcvtimeo, (long long)e->sndtimeo);
+	if (e->__reserved)
+		return rd_bad(r, "%s: reserved field %#x, not 0", which, e->__reserved);
+	return 0;
+}
+
 /* End @i of the UNIX_PAIR record @up on its own, as restart checks it. */
 static int unix_end_ok(struct reader *r, const struct ckpt_hdr_unix_pair *up, int i)
 {
 	const struct ckpt_unix_end *e = &up->end[i];
+	char which[16];
 
-	if (e->f_flags & ~SETFL_FLAGS)
-		return rd_bad(r, "end %d: f_flags %#o: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME",
-			      i, e->f_flags);
-	if (e->shutdown & ~UNIX_SHUT)
-		return rd_bad(r, "end %d: unknown shutdown bits %#x", i, e->shutdown);
-	if (e->opts & ~UNIX_OPTS)
-		return rd_bad(r, "end %d: unknown options %#x", i, e->opts);
-	if (!e->sndbuf != !(e->opts & CKPT_UNIX_SNDBUF) ||
-	    !e->rcvbuf != !(e->opts & CKPT_UNIX_RCVBUF))
-		return rd_bad(r, "end %d: sndbuf %u, rcvbuf %u with options %#x: a buffer size without its option, or the option without a size",
-			      i, e->sndbuf, e->rcvbuf, e->opts);
-	if (e->sndbuf > INT32_MAX || e->rcvbuf > INT32_MAX)
-		return rd_bad(r, "end %d: sndbuf %u or rcvbuf %u above INT_MAX", i, e->sndbuf,
-			      e->rcvbuf);
-	if (e->peek_off < -1)
-		return rd_bad(r, "end %d: peek_off %d, below -1 (off)", i, e->peek_off);
-	if (e->rcvlowat < 0)
-		return rd_bad(r, "end %d: negative rcvlowat %d", i, e->rcvlowat);
-	/* -1: a timeout of 0, reads and writes do not wait */
-	if (e->rcvtimeo < -1 || e->sndtimeo < -1)
-		return rd_bad(r, "end %d: a timeout below -1 (rcvtimeo %lld, sndtimeo %lld us)", i,
-			      (long long)e->rcvtimeo, (long long)e->sndtimeo);
-	if (e->__reserved)
-		return rd_bad(r, "end %d: reserved field %#x, not 0", i, e->__reserved);
+	snprintf(which, sizeof(which), "end %d", i);
+	if (unix_end_state(r, e, which))
+		return -1;
 	if (e->nr_msgs > MAX_UNIX_MSGS || e->bytes > INT32_MAX)
 		return rd_bad(r, "end %d: %u messages, %llu bytes queued: more than %u messages or INT_MAX bytes",
 			      i, e->nr_msgs, (unsigned long long)e->bytes, MAX_UNIX_MSGS);
@@ -117,9 +141,8 @@ int rd_unix_pair(struct reader *r)
 			      (unsigned long long)r->rec.len);
 	if (rd_get(r, &up, sizeof(up)))
 		return -1;
-	if (!ci_unix_type(up.type))
-		return rd_bad(r, "socket type %u: not SOCK_STREAM (1), SOCK_DGRAM (2) or SOCK_SEQPACKET (5)",
-			      up.type);
+	if (unix_type_ok(r, up.type))
+		return -1;
 	if (up.__reserved)
 		return rd_bad(r, "reserved field %#x, not 0", up.__reserved);
 	if (up.end[0].objref != r->rec.objref)
