@@ -35,6 +35,7 @@ enum ci_file_kind {
 	CI_FILE_TIMERFD,	/* a TIMERFD record: tfd */
 	CI_FILE_EPOLL,		/* an EPOLL record: its EPOLL_ITEMS' items */
 	CI_FILE_UNIX,		/* an end of a UNIX_PAIR record: up, end */
+	CI_FILE_UNIX_SOCK,	/* a UNIX_SOCK record: us, sun_path */
 };
 
 struct ci_file {
@@ -55,6 +56,8 @@ struct ci_file {
 	size_t nr_locks;
 	int end;			/* a UNIX_PAIR end's: 0 or 1 (up.end[end]: its own) */
 	struct ckpt_hdr_unix_pair up;
+	struct ckpt_hdr_unix_sock us;	/* a UNIX_SOCK record's, */
+	char *sun_path;			/* its name: us.addr_len bytes, NULL if 0 */
 };
 
 /*
@@ -185,8 +188,18 @@ const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
 /* F_SEAL_* bit @bit's name, "seal" to "exec" (a memfd's seals), or NULL. */
 const char *ci_seal_name(unsigned int bit);
-/* A UNIX_PAIR record's socket type: "stream", "dgram", "seqpacket", or NULL. */
+/* A UNIX_PAIR or UNIX_SOCK record's socket type: "stream", "dgram", "seqpacket", or NULL. */
 const char *ci_unix_type(uint32_t type);
+/* Room for what ci_unix_name() writes: "@" and 107 bytes as \xNN, or "" */
+#define CI_UNIX_NAME_MAX	(1 + 107 * 4 + 1)
+/*
+ * The name of a unix socket (a UNIX_SOCK record's), @len bytes of
+ * sun_path at @name, as ss shows it: a path without its final NUL, an
+ * abstract name "@" then its bytes after the first (a NUL), each byte
+ * outside printable ASCII, and a backslash, as \xNN; "" for none (@len
+ * 0). In @buf, @size bytes (CI_UNIX_NAME_MAX), cut to fit.
+ */
+const char *ci_unix_name(char *buf, size_t size, const char *name, uint32_t len);
 /* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
 const char *ci_unix_opt(unsigned int bit);
 /*

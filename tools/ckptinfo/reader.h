@@ -72,6 +72,11 @@ int rd_bad(struct reader *r, const char *fmt, ...)
 int rd_get(struct reader *r, void *buf, size_t n);
 /* Read and drop @n bytes; @zero: they must be zero (padding). */
 int rd_skip(struct reader *r, uint64_t n, bool zero);
+/*
+ * The first @len bytes of the record's payload, a struct that more
+ * follows (the record no shorter).
+ */
+int rd_head(struct reader *r, void *buf, size_t len);
 /* The whole payload of a metadata record, exactly @len bytes, plus padding. */
 int rd_payload(struct reader *r, void *buf, size_t len);
 /* The whole payload of the record in a new buffer, or NULL (error set). */
@@ -125,8 +130,8 @@ int rd_epoll_items(struct reader *r);
 /* A LOCK record: a lock of a FILE record before it. */
 int rd_lock(struct reader *r);
 /*
- * A file an EVENTFD, SIGNALFD, TIMERFD or EPOLL record is, or an end of a
- * UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
+ * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL or UNIX_SOCK record is, or an
+ * end of a UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
  * path "", its access mode O_RDWR and @f_flags; NULL (error set) if none.
  */
 struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
@@ -138,6 +143,11 @@ struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags
  * queues read and dropped.
  */
 int rd_unix_pair(struct reader *r);
+/*
+ * unix.c: a UNIX_SOCK record: a unix socket of no pair (unbound, bound,
+ * listening), a file as a FILE record is; its name kept.
+ */
+int rd_unix_sock(struct reader *r);
 /* A PAGES record of r->obj, the SHMEM or GHOST record before it: offsets in the object. */
 int rd_obj_pages(struct reader *r);
 int rd_fd(struct reader *r, struct ci_proc *p);

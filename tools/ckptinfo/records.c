@@ -707,10 +707,7 @@ int rd_pipe(struct reader *r)
 	struct ckpt_hdr_pipe hp;
 	struct ci_pipe *cp;
 
-	if (r->rec.len < sizeof(hp))
-		return rd_bad(r, "length %llu, shorter than a PIPE record",
-			      (unsigned long long)r->rec.len);
-	if (rd_get(r, &hp, sizeof(hp)))
+	if (rd_head(r, &hp, sizeof(hp)))
 		return -1;
 	if (hp.flags & ~(CKPT_PIPE_FIFO | CKPT_PIPE_NO_WRITER))
 		return rd_bad(r, "unknown flags %#x", hp.flags);

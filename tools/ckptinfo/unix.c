@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The records of AF_UNIX sockets, each checked as restart checks it:
- * UNIX_PAIR (a socketpair, both ends). Their order and objrefs are
+ * UNIX_PAIR (a socketpair, both ends) and UNIX_SOCK (a socket of no pair:
+ * unbound, bound to a name, listening). Their order and objrefs are
  * image.c's.
  */
 #include "reader.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -136,10 +138,7 @@ int rd_unix_pair(struct reader *r)
 	uint64_t want;
 	int i;
 
-	if (r->rec.len < sizeof(up))
-		return rd_bad(r, "length %llu, shorter than a UNIX_PAIR record",
-			      (unsigned long long)r->rec.len);
-	if (rd_get(r, &up, sizeof(up)))
+	if (rd_head(r, &up, sizeof(up)))
 		return -1;
 	if (unix_type_ok(r, up.type))
 		return -1;
@@ -170,6 +169,124 @@ int rd_unix_pair(struct reader *r)
 			return -1;
 		cf->end = i;
 		cf->up = up;
+	}
+	return 0;
+}
+
+/* The bytes of sun_path (struct sockaddr_un), the longest name a socket has */
+#define SUN_PATH_LEN	108
+
+/* The flags a UNIX_SOCK record may have */
+#define UNIX_SOCK_FLAGS	(CKPT_UNIX_LISTEN | CKPT_UNIX_UNLINKED)
+
+/*
+ * The name of the UNIX_SOCK record @us, its addr_len bytes at @name, as
+ * restart checks it: none (unbound), a path (absolute, NUL-terminated at
+ * addr_len, no NUL before), or an abstract name (a NUL, then any bytes);
+ * CKPT_UNIX_UNLINKED with a path only.
+ */
+static int unix_sock_name_ok(struct reader *r, const struct ckpt_hdr_unix_sock *us,
+			     const char *name)
+{
+	uint32_t n = us->addr_len;
+	char shown[CI_UNIX_NAME_MAX];
+	bool path = n && name[0];
+
+	if (path && name[n - 1])
+		return rd_bad(r, "a path name not NUL-terminated at its addr_len %u", n);
+	if (path && strlen(name) != n - 1)
+		return rd_bad(r, "a path name with a NUL at byte %zu, before its end (addr_len %u)",
+			      strlen(name), n);
+	if (path && name[0] != '/')
+		return rd_bad(r, "a path name \"%s\" not absolute",
+			      ci_unix_name(shown, sizeof(shown), name, n));
+	if (!path && us->flags & CKPT_UNIX_UNLINKED)
+		return rd_bad(r, "flags %#x: CKPT_UNIX_UNLINKED on %s (only a path's socket file is removed)",
+			      us->flags, n ? "an abstract name" : "an unbound socket");
+	return 0;
+}
+
+/* Whether the UNIX_SOCK record @us listens, and its backlog, as restart checks them. */
+static int unix_sock_listen_ok(struct reader *r, const struct ckpt_hdr_unix_sock *us)
+{
+	if (!(us->flags & CKPT_UNIX_LISTEN)) {
+		if (us->backlog)
+			return rd_bad(r, "backlog %u without CKPT_UNIX_LISTEN (not listening: 0)",
+				      us->backlog);
+		return 0;
+	}
+	if (us->type == SOCK_DGRAM)
+		return rd_bad(r, "flags %#x: CKPT_UNIX_LISTEN on a dgram socket (listen() refuses it)",
+			      us->flags);
+	if (!us->addr_len)
+		return rd_bad(r, "flags %#x: CKPT_UNIX_LISTEN on an unbound socket (addr_len 0)",
+			      us->flags);
+	if (us->backlog > INT32_MAX)
+		return rd_bad(r, "backlog %u above INT_MAX", us->backlog);
+	return 0;
+}
+
+/*
+ * The mode and owner of the UNIX_SOCK record @us's socket file, as restart
+ * checks them: permissions only; all 0 without a path name (no file).
+ */
+static int unix_sock_owner_ok(struct reader *r, const struct ckpt_hdr_unix_sock *us,
+			      const char *name)
+{
+	if (us->mode & ~07777U)
+		return rd_bad(r, "mode %#o, more than permissions (07777)", us->mode);
+	if ((!us->addr_len || !name[0]) && (us->mode || us->uid || us->gid))
+		return rd_bad(r, "mode %#o, owner %u:%u on %s: no socket file, all 0",
+			      us->mode, us->uid, us->gid,
+			      us->addr_len ? "an abstract name" : "an unbound socket");
+	return 0;
+}
+
+int rd_unix_sock(struct reader *r)
+{
+	char name[(SUN_PATH_LEN + 7) & ~7] = "";
+	struct ckpt_hdr_unix_sock us;
+	struct ci_file *cf;
+	uint64_t want;
+
+	if (rd_head(r, &us, sizeof(us)))
+		return -1;
+	if (us.end.objref != r->rec.objref)
+		return rd_bad(r, "end objref %u is not the record's (%u)", us.end.objref,
+			      r->rec.objref);
+	if (unix_type_ok(r, us.type))
+		return -1;
+	if (us.flags & ~UNIX_SOCK_FLAGS)
+		return rd_bad(r, "flags %#x: more than CKPT_UNIX_LISTEN (0x1) and CKPT_UNIX_UNLINKED (0x2)",
+			      us.flags);
+	if (us.__reserved)
+		return rd_bad(r, "reserved field %#x, not 0", us.__reserved);
+	if (us.addr_len > SUN_PATH_LEN)
+		return rd_bad(r, "addr_len %u, more than sun_path's %u bytes", us.addr_len,
+			      SUN_PATH_LEN);
+	/* its name, padded: within the record's length */
+	want = sizeof(us) + ((us.addr_len + 7ULL) & ~7ULL);
+	if (r->rec.len != want)
+		return rd_bad(r, "length %llu, expected %llu for its addr_len %u",
+			      (unsigned long long)r->rec.len, (unsigned long long)want,
+			      us.addr_len);
+	if (rd_get(r, name, want - sizeof(us)))
+		return -1;
+	if (unix_sock_name_ok(r, &us, name) || unix_sock_listen_ok(r, &us) ||
+	    unix_sock_owner_ok(r, &us, name) || unix_end_state(r, &us.end, "end"))
+		return -1;
+	if (us.end.nr_msgs || us.end.bytes)
+		return rd_bad(r, "end: nr_msgs %u, bytes %llu: nothing is queued to a socket of no pair",
+			      us.end.nr_msgs, (unsigned long long)us.end.bytes);
+	cf = rd_anon_file(r, r->rec.objref, us.end.f_flags, CI_FILE_UNIX_SOCK);
+	if (!cf)
+		return -1;
+	cf->us = us;
+	if (us.addr_len) {
+		cf->sun_path = malloc(us.addr_len);
+		if (!cf->sun_path)
+			return rd_bad(r, "out of memory");
+		memcpy(cf->sun_path, name, us.addr_len);
 	}
 	return 0;
 }
