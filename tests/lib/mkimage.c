@@ -148,6 +148,50 @@ static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_un
 }
 
 /*
+ * A unix socket of no pair: its UNIX_SOCK record, a new objref (its end's
+ * too), as @us says, then @us.addr_len bytes of @name, padded; then its FD
+ * record @fd in the files table @files_ref.
+ */
+static void unix_sock(struct out *o, struct ckpt_hdr_unix_sock us, const char *name,
+		      uint32_t fd, uint32_t files_ref)
+{
+	struct ckpt_hdr_fd d = { .fd = fd, .file_objref = o->next_ref++ };
+	unsigned char buf[sizeof(us) + 112] = { 0 };
+
+	us.end.objref = d.file_objref;
+	memcpy(buf, &us, sizeof(us));
+	memcpy(buf + sizeof(us), name, us.addr_len);
+	record(o, CKPT_HDR_UNIX_SOCK, d.file_objref, buf,
+	       sizeof(us) + ((us.addr_len + 7) & ~7U));
+	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+}
+
+/* The unix sockets of no pair of mk_spec.unix_listen, unix_abstract, unix_unbound. */
+static void unix_socks(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	const struct ckpt_unix_end end = { .peek_off = -1, .rcvlowat = 1 };
+	const struct ckpt_unix_end unbound = { .peek_off = -1, .rcvlowat = 1, .f_flags = 04000,
+					       .opts = CKPT_UNIX_SNDBUF | CKPT_UNIX_PASSCRED,
+					       .sndbuf = MK_USOCK_SNDBUF };
+
+	if (s->unix_listen)
+		unix_sock(o, (struct ckpt_hdr_unix_sock){
+			.type = SOCK_STREAM, .backlog = MK_USOCK_BACKLOG,
+			.flags = CKPT_UNIX_LISTEN | (s->unix_unlinked ? CKPT_UNIX_UNLINKED : 0),
+			.addr_len = sizeof(MK_USOCK_PATH), .mode = MK_USOCK_MODE,
+			.uid = MK_USOCK_UID, .gid = MK_USOCK_GID, .end = end },
+			MK_USOCK_PATH, 22, files_ref);
+	if (s->unix_abstract)
+		unix_sock(o, (struct ckpt_hdr_unix_sock){
+			.type = SOCK_SEQPACKET, .flags = CKPT_UNIX_LISTEN,
+			.backlog = MK_USOCK_BACKLOG, .addr_len = sizeof(MK_USOCK_ABSTRACT) - 1,
+			.end = end }, MK_USOCK_ABSTRACT, 23, files_ref);
+	if (s->unix_unbound)
+		unix_sock(o, (struct ckpt_hdr_unix_sock){ .type = SOCK_DGRAM, .end = unbound },
+			  "", 24, files_ref);
+}
+
+/*
  * The FIFO of mk_spec.fifo*: its PIPE record, then each file open on it,
  * a FILE record and an FD record of the files table @files_ref (fd 13 on).
  */
@@ -584,6 +628,8 @@ static void process(struct out *o, const struct mk_spec *s,
 		mfvma.file_objref = memfd(o, s, files_ref);
 	if (s->ghost && e == s->tree)
 		gvma.file_objref = ghost(o, s, files_ref);
+	if (e == s->tree)
+		unix_socks(o, s, files_ref);
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);
