@@ -280,6 +280,24 @@ static int read_spec(const struct mk_spec *s, struct ci_image *ci)
 	return ret;
 }
 
+/*
+ * The image of @s, which must be valid (@what names it: "the memfd
+ * image"), in a new buffer, its length in *@len: read into @ci (ci_free()
+ * it), the offsets of the @n records @at names in @pos. A failure ends
+ * the test.
+ */
+static unsigned char *valid_image(const struct mk_spec *s, const char *what,
+				  struct ci_image *ci, const struct rec_at *at, size_t n,
+				  size_t *pos, size_t *len)
+{
+	unsigned char *buf = mk_image(s, len);
+
+	if (read_buf(buf, *len, ci))
+		tap_bail("%s is invalid: %s", what, ci->error);
+	records_at(ci, at, n, pos);
+	return buf;
+}
+
 /* The image of @s is refused at the TREE record or later, with @want. */
 static void refused(const char *what, const struct mk_spec *s, const char *want)
 {
@@ -797,27 +815,42 @@ static int json_run(const char *script, const char *image, char *out, size_t siz
 	return pclose(p);
 }
 
+/*
+ * ckptinfo --json @opts (before the path: "" for none) on the @len bytes
+ * of @buf, in a temporary file, read by python3 running @script:
+ * json_run()'s status, its output in @out.
+ */
+static int json_buf(const unsigned char *buf, size_t len, const char *opts,
+		    const char *script, char *out, size_t size)
+{
+	const char *path = image_file(buf, len);
+	char args[256];
+	int ret;
+
+	snprintf(args, sizeof(args), "%s%s%s", opts, *opts ? " " : "", path);
+	ret = json_run(script, args, out, size);
+	unlink(path);
+	return ret;
+}
+
 static void json_tests(void)
 {
 	static char out[4096];
 	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD,
 			     .root_path = "/tmp/caf\xc3\xa9 \xff\"q\"\n" };
 	unsigned char *buf;
-	const char *path;
 	char img[512];
 	size_t len;
 	int ret;
 
 	buf = mk_image(&s, &len);
-	path = image_file(buf, len);
-	ret = json_run(json_check, path, out, sizeof(out));
+	ret = json_buf(buf, len, "", json_check, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
 	       "--json parsed by python3: the documented keys, in order, top level, processes, tree, totals (\"%.80s\")",
 	       out);
 	tap_ok(!ret && strstr(out, "path=\"/tmp/caf\\u00e9 \\ufffd\\\"q\\\"\\n\"\n"),
 	       "a path with UTF-8, a byte that is not, quotes and a newline: the same text parsed back, U+FFFD for the bad byte (%s)",
 	       out);
-	unlink(path);
 	free(buf);
 	snprintf(img, sizeof(img), "%scounter.img", fixtures);
 	ret = json_run(json_check, img, out, sizeof(out));
@@ -2400,10 +2433,7 @@ static void memfd_tests(void)
 	uint32_t v;
 	int ret;
 
-	buf = mk_image(&s, &len);
-	if (read_buf(buf, len, &ci))
-		tap_bail("the memfd image is invalid: %s", ci.error);
-	records_at(&ci, memfd_at, NR_M, pos);
+	buf = valid_image(&s, "the memfd image", &ci, memfd_at, NR_M, pos, &len);
 	if (!pos[M_SHMEM] || !pos[M_SFILE] || !pos[M_MM] || pos[M_FILE] < pos[M_SHMEM] ||
 	    ci.shmems[0].objref != 6 || !ci_file_by_ref(&ci, 7) || !ci_file_by_ref(&ci, 9) ||
 	    strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100") ||
@@ -2703,8 +2733,6 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 		"files: 4 open files, 4 descriptors\n",
 	};
 	static char out[1 << 16];
-	const char *path;
-	char args[256];
 	size_t i, once = 0;
 	int ret;
 
@@ -2729,13 +2757,10 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 	       count(out, "\"kind\": \"file\", \"pages\": 1, \"vm_flags\": \"0x73\", \"file\": \"/var/log/app.log (deleted)\", \"offset\": 4096, \"ghost\": 6}") == 2,
 	       "--json: \"ghosts\" has the deleted file, fd 21 its \"ghost\" and path, each VMA its file and \"ghost\" (exit %d)",
 	       ret);
-	path = image_file(buf, len);
-	snprintf(args, sizeof(args), "--records %s", path);
-	ret = json_run(ghost_json_check, args, out, sizeof(out));
+	ret = json_buf(buf, len, "--records", ghost_json_check, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "ghost ok\n"),
 	       "--json parsed by python3: \"ghosts\", the fd's and the VMAs' \"ghost\", the GHOST record (\"%.200s\")",
 	       out);
-	unlink(path);
 }
 
 /*
@@ -2783,10 +2808,7 @@ static void ghost_tests(void)
 	struct ci_image ci;
 	int ret;
 
-	buf = mk_image(&s, &len);
-	if (read_buf(buf, len, &ci))
-		tap_bail("the deleted file image is invalid: %s", ci.error);
-	records_at(&ci, ghost_at, NR_G, pos);
+	buf = valid_image(&s, "the deleted file image", &ci, ghost_at, NR_G, pos, &len);
 	if (!pos[G_GHOST] || pos[G_PAGES0] < pos[G_GHOST] || pos[G_FILE] < pos[G_PAGES1] ||
 	    !pos[G_FD] || !pos[G_VMA_PRIVATE] || !pos[G_MM] || ci.ghosts[0].objref != 6 ||
 	    !ci_file_by_ref(&ci, 7) || strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100"))
