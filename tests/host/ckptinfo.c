@@ -2229,6 +2229,281 @@ static void unix_tests(void)
 	free(buf);
 }
 
+/* The records of the unix socket image that usock_cases change. */
+enum { U_LISTEN, U_ABSTRACT, U_UNBOUND, NR_U };
+static const struct rec_at usock_at[NR_U] = {
+	[U_LISTEN] = { CKPT_HDR_UNIX_SOCK, 0 }, [U_ABSTRACT] = { CKPT_HDR_UNIX_SOCK, 1 },
+	[U_UNBOUND] = { CKPT_HDR_UNIX_SOCK, 2 },
+};
+
+/* A UNIX_SOCK record's field @m, its end's field @m, its name's byte @i: from the record's start */
+#define US(m) (16 + offsetof(struct ckpt_hdr_unix_sock, m))
+#define USE(m) (US(end) + offsetof(struct ckpt_unix_end, m))
+#define US_NAME(i) (16 + sizeof(struct ckpt_hdr_unix_sock) + (i))
+/* The refusal's record: the listener's and the abstract one's (a name of 14, 11 bytes), the unbound one's */
+#define USOCK "UNIX_SOCK record (type 58, len 112): "
+#define USOCK_UNBOUND "UNIX_SOCK record (type 58, len 96): "
+
+/*
+ * The root's objrefs in the unix socket image: TASK 1, files table 2,
+ * fs_struct 3, FILEs /dev/null 4, /tmp/out.100 5, the sockets 6
+ * (listening on MK_USOCK_PATH), 7 (on MK_USOCK_ABSTRACT) and 8 (unbound),
+ * /tmp/cwd.100 9. Each rule restart applies to a UNIX_SOCK record.
+ */
+static const struct patch_case usock_cases[] = {
+	{ "a unix socket of objref 0", U_UNBOUND, offsetof(struct ckpt_hdr, objref), 0, 4,
+	  USOCK_UNBOUND "objref 0 is zero or already another object's" },
+	{ "a unix socket with the root's own FILE's objref", U_LISTEN,
+	  offsetof(struct ckpt_hdr, objref), 5, 4,
+	  USOCK "objref 5 is zero or already another object's" },
+	{ "a unix socket with the objref of the socket before it", U_ABSTRACT,
+	  offsetof(struct ckpt_hdr, objref), 6, 4,
+	  USOCK "objref 6 is zero or already another object's" },
+	{ "a unix socket whose end's objref is not the record's", U_LISTEN, USE(objref), 60, 4,
+	  USOCK "end objref 60 is not the record's (6)" },
+	{ "a unix socket of SOCK_RAW", U_LISTEN, US(type), 3, 4,
+	  USOCK "socket type 3: not SOCK_STREAM (1), SOCK_DGRAM (2) or SOCK_SEQPACKET (5)" },
+	{ "a unix socket with unknown flags", U_UNBOUND, US(flags), 4, 4,
+	  USOCK_UNBOUND "flags 0x4: more than CKPT_UNIX_LISTEN (0x1) and CKPT_UNIX_UNLINKED (0x2)" },
+	{ "a unix socket's reserved field", U_LISTEN, US(__reserved), 1, 4,
+	  USOCK "reserved field 0x1, not 0" },
+	{ "a datagram socket listening", U_LISTEN, US(type), SOCK_DGRAM, 4,
+	  USOCK "flags 0x1: CKPT_UNIX_LISTEN on a dgram socket (listen() refuses it)" },
+	{ "an unbound stream socket listening", U_UNBOUND, US(type),
+	  SOCK_STREAM | (uint64_t)CKPT_UNIX_LISTEN << 32, 8,
+	  USOCK_UNBOUND "flags 0x1: CKPT_UNIX_LISTEN on an unbound socket (addr_len 0)" },
+	{ "a backlog above INT_MAX", U_LISTEN, US(backlog), 0x80000000U, 4,
+	  USOCK "backlog 2147483648 above INT_MAX" },
+	{ "a backlog of INT_MAX", U_ABSTRACT, US(backlog), 0x7fffffff, 4, NULL },
+	{ "a backlog without CKPT_UNIX_LISTEN", U_UNBOUND, US(backlog), 1, 4,
+	  USOCK_UNBOUND "backlog 1 without CKPT_UNIX_LISTEN (not listening: 0)" },
+	{ "an addr_len beyond sun_path (109)", U_LISTEN, US(addr_len), 109, 4,
+	  USOCK "addr_len 109, more than sun_path's 108 bytes" },
+	{ "an addr_len the record's length does not hold", U_LISTEN, US(addr_len), 17, 4,
+	  USOCK "length 112, expected 120 for its addr_len 17" },
+	{ "a path name not NUL-terminated at addr_len", U_LISTEN,
+	  US_NAME(sizeof(MK_USOCK_PATH) - 1), 'x', 1,
+	  USOCK "a path name not NUL-terminated at its addr_len 14" },
+	{ "a path name with a NUL before its end", U_LISTEN, US_NAME(4), 0, 1,
+	  USOCK "a path name with a NUL at byte 4, before its end (addr_len 14)" },
+	{ "a path name not absolute", U_LISTEN, US_NAME(0), 'r', 1,
+	  USOCK "a path name \"rrun/app.sock\" not absolute" },
+	{ "CKPT_UNIX_UNLINKED on an abstract name", U_ABSTRACT, US(flags),
+	  CKPT_UNIX_LISTEN | CKPT_UNIX_UNLINKED, 4,
+	  USOCK "flags 0x3: CKPT_UNIX_UNLINKED on an abstract name (only a path's socket file is removed)" },
+	{ "CKPT_UNIX_UNLINKED on an unbound socket", U_UNBOUND, US(flags), CKPT_UNIX_UNLINKED, 4,
+	  USOCK_UNBOUND "flags 0x2: CKPT_UNIX_UNLINKED on an unbound socket" },
+	{ "CKPT_UNIX_UNLINKED on a path name", U_LISTEN, US(flags),
+	  CKPT_UNIX_LISTEN | CKPT_UNIX_UNLINKED, 4, NULL },
+	{ "a socket file's mode beyond permissions", U_LISTEN, US(mode), 0140666, 4,
+	  USOCK "mode 0140666, more than permissions (07777)" },
+	{ "a socket file's mode 07777", U_LISTEN, US(mode), 07777, 4, NULL },
+	{ "a mode on an abstract name", U_ABSTRACT, US(mode), 0666, 4,
+	  USOCK "mode 0666, owner 0:0 on an abstract name: no socket file, all 0" },
+	{ "an owner on an unbound socket", U_UNBOUND, US(uid), 1000, 4,
+	  USOCK_UNBOUND "mode 0, owner 1000:0 on an unbound socket: no socket file, all 0" },
+	{ "a group on an abstract name", U_ABSTRACT, US(gid), 100, 4,
+	  USOCK "mode 0, owner 0:100 on an abstract name: no socket file, all 0" },
+	{ "an end with f_flags beyond fcntl(F_SETFL)'s (O_SYNC)", U_LISTEN, USE(f_flags),
+	  04010000, 4,
+	  USOCK "end: f_flags 04010000: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME" },
+	{ "an end with unknown shutdown bits", U_LISTEN, USE(shutdown), 4, 4,
+	  USOCK "end: unknown shutdown bits 0x4" },
+	{ "a listener shut down for reading and writing", U_LISTEN, USE(shutdown),
+	  CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR, 4, NULL },
+	{ "an end with unknown options", U_ABSTRACT, USE(opts), 0x200, 4,
+	  USOCK "end: unknown options 0x200" },
+	{ "an SO_SNDBUF size without its option", U_LISTEN, USE(sndbuf), 4608, 4,
+	  USOCK "end: sndbuf 4608, rcvbuf 0 with options 0: a buffer size without its option, or the option without a size" },
+	{ "the SO_RCVBUF option without a size", U_UNBOUND, USE(opts),
+	  CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF | CKPT_UNIX_PASSCRED, 4,
+	  USOCK_UNBOUND "end: sndbuf 16384, rcvbuf 0 with options 0x7: a buffer size without its option, or the option without a size" },
+	{ "an SO_SNDBUF above INT_MAX", U_UNBOUND, USE(sndbuf), 0x80000000U, 4,
+	  USOCK_UNBOUND "end: sndbuf 2147483648 or rcvbuf 0 above INT_MAX" },
+	{ "a peek offset below -1", U_LISTEN, USE(peek_off), (uint32_t)-2, 4,
+	  USOCK "end: peek_off -2, below -1 (off)" },
+	{ "a negative SO_RCVLOWAT", U_UNBOUND, USE(rcvlowat), (uint32_t)-1, 4,
+	  USOCK_UNBOUND "end: negative rcvlowat -1" },
+	{ "an SO_RCVTIMEO below -1", U_LISTEN, USE(rcvtimeo), (uint64_t)-2, 8,
+	  USOCK "end: a timeout below -1 (rcvtimeo -2, sndtimeo 0 us)" },
+	{ "an SO_SNDTIMEO below -1", U_ABSTRACT, USE(sndtimeo), (uint64_t)-2, 8,
+	  USOCK "end: a timeout below -1 (rcvtimeo 0, sndtimeo -2 us)" },
+	{ "an SO_RCVTIMEO of -1 (reads do not wait)", U_UNBOUND, USE(rcvtimeo), (uint64_t)-1, 8,
+	  NULL },
+	{ "an end's reserved field", U_LISTEN, USE(__reserved), 1, 4,
+	  USOCK "end: reserved field 0x1, not 0" },
+	{ "a message queued to a socket of no pair", U_UNBOUND, USE(nr_msgs), 1, 4,
+	  USOCK_UNBOUND "end: nr_msgs 1, bytes 0: nothing is queued to a socket of no pair" },
+	{ "bytes queued to a socket of no pair", U_LISTEN, USE(bytes), 10, 8,
+	  USOCK "end: nr_msgs 0, bytes 10: nothing is queued to a socket of no pair" },
+};
+
+#define NR_USOCK_CASES (sizeof(usock_cases) / sizeof(usock_cases[0]))
+#define USOCK_RESULTS (1 + 3 + 2 + 1 + 1 + (int)NR_USOCK_CASES)
+
+/* The unix socket image, read back: 3 sockets, each a file of the root and its fd (1 result). */
+static void usock_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_file *f[3];
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret;
+	int i;
+
+	for (i = 0; ok && i < 3; i++) {
+		f[i] = ci_file_by_ref(&ci, 6 + i);
+		ok = f[i] && f[i]->kind == CI_FILE_UNIX_SOCK && f[i]->proc == 0 && !f[i]->path[0] &&
+		     f[i]->us.end.objref == 6U + i && ci.procs[0].fds[3 + i].fd == 22U + i &&
+		     ci.procs[0].fds[3 + i].file_objref == 6U + i;
+	}
+	ok = ok && f[0]->us.type == SOCK_STREAM && f[0]->us.flags == CKPT_UNIX_LISTEN &&
+	     f[0]->us.backlog == MK_USOCK_BACKLOG && f[0]->us.mode == MK_USOCK_MODE &&
+	     f[0]->us.uid == MK_USOCK_UID && f[0]->us.gid == MK_USOCK_GID &&
+	     f[0]->us.addr_len == sizeof(MK_USOCK_PATH) &&
+	     !memcmp(f[0]->sun_path, MK_USOCK_PATH, sizeof(MK_USOCK_PATH)) &&
+	     f[1]->us.type == SOCK_SEQPACKET && f[1]->us.addr_len == sizeof(MK_USOCK_ABSTRACT) - 1 &&
+	     !memcmp(f[1]->sun_path, MK_USOCK_ABSTRACT, sizeof(MK_USOCK_ABSTRACT) - 1) &&
+	     f[2]->us.type == SOCK_DGRAM && !f[2]->us.addr_len && !f[2]->sun_path &&
+	     f[2]->f.f_flags == 04002 && f[2]->us.end.sndbuf == MK_USOCK_SNDBUF &&
+	     ci.procs[0].nr_files == 3 + 3 && ci.procs[0].nr_fds == 6;
+	tap_ok(ok, "unix sockets of no pair held by the root (listening on a path, on an abstract name, unbound): valid, read back, each a file of the root, fds 22 to 24%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The JSON of the unix socket image, read by python3: "unix_socks" has
+ * the three sockets, keys in order (the abstract name as the summary
+ * shows it), fds 22 to 24 their "unix_sock" (at the top level and in
+ * "processes"), no other fd has one.
+ */
+static const char usock_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"end = {'shut_rd': False, 'shut_wr': False, 'opts': [], 'sndbuf': None, 'rcvbuf': None,"
+	" 'rcvtimeo_us': 0, 'sndtimeo_us': 0, 'peek_off': -1, 'rcvlowat': 1, 'nr_msgs': 0,"
+	" 'bytes': 0}\n"
+	"keys = ['objref', 'type', 'listening', 'backlog', 'name', 'abstract', 'unlinked',"
+	" 'mode', 'uid', 'gid', 'saved_with'] + list(end)\n"
+	"want = [dict({'objref': 6, 'type': 'stream', 'listening': True, 'backlog': 5,"
+	" 'name': '/run/app.sock', 'abstract': False, 'unlinked': False, 'mode': '0666',"
+	" 'uid': 1000, 'gid': 100, 'saved_with': 100}, **end),"
+	" dict({'objref': 7, 'type': 'seqpacket', 'listening': True, 'backlog': 5,"
+	" 'name': '@app.ctl\\\\x00\\\\x01', 'abstract': True, 'unlinked': False, 'mode': '0000',"
+	" 'uid': 0, 'gid': 0, 'saved_with': 100}, **end),"
+	" dict({'objref': 8, 'type': 'dgram', 'listening': False, 'backlog': 0, 'name': None,"
+	" 'abstract': False, 'unlinked': False, 'mode': '0000', 'uid': 0, 'gid': 0,"
+	" 'saved_with': 100}, **dict(end, opts=['SO_SNDBUF', 'SO_PASSCRED'], sndbuf=16384))]\n"
+	"ok = d['unix_socks'] == want and all(list(u) == keys for u in d['unix_socks'])\n"
+	"for p in (d, d['processes'][0]):\n"
+	"    ok = ok and [(f['fd'], f['unix_sock'], f['file'], f['path'], f['unix'], f['flags'])"
+	" for f in p['fds'] if f['unix_sock'] is not None] == [(22, 6, 6, '', None, 2),"
+	" (23, 7, 7, '', None, 2), (24, 8, 8, '', None, 0o4002)]\n"
+	"ok = ok and all(f['unix_sock'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"print('usock ok' if ok else 'usock differs: %r' % d['unix_socks'])\n";
+
+/* The abstract name in the JSON of the unix socket image, read by python3. */
+static const char usock_name_check[] =
+	"import json, sys\n"
+	"print('name=' + json.dumps(json.load(sys.stdin)['unix_socks'][1]['name']))\n";
+
+/*
+ * ckptinfo shows the sockets of the image of @s: each fd's line in the
+ * summary (@unlinked: the listener's file removed), the same in --json
+ * as python3 reads it back (usock_json_check, 3 results; 2 without
+ * @check).
+ */
+static void usock_shown(const struct mk_spec *s, bool unlinked, bool check)
+{
+	static const char *const lines[] = {
+		"files: 6 open files, 6 descriptors\n",
+		"  fd 23  unix seqpacket listening @app.ctl\\x00\\x01 (backlog 5)  flags 02  pos 0\n",
+		"  fd 24  unix dgram unbound, SO_SNDBUF 16384, SO_PASSCRED, nonblocking  flags 04002  pos 0\n",
+	};
+	const char *listen = unlinked ?
+		"  fd 22  unix stream listening /run/app.sock (backlog 5, mode 0666, 1000:100, its file removed)  flags 02  pos 0\n" :
+		"  fd 22  unix stream listening /run/app.sock (backlog 5, mode 0666, 1000:100)  flags 02  pos 0\n";
+	static char out[1 << 16];
+	unsigned char *buf;
+	size_t i, once = 0, len;
+	int ret = run_spec(s, "", out, sizeof(out));
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		once += count(out, lines[i]) == 1;
+	tap_ok(!ret && once == sizeof(lines) / sizeof(lines[0]) && count(out, listen) == 1 &&
+	       count(out, "unix ") == 3,
+	       "the summary names each socket, its name, backlog, mode and owner%s, options, flags (exit %d)",
+	       unlinked ? ", its file removed" : "", ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"unix_socks\": [{\"objref\": 6, \"type\": \"stream\", \"listening\": true, \"backlog\": 5, \"name\": \"/run/app.sock\", \"abstract\": false, ") == 1 &&
+	       count(out, "\"unlinked\": true") == (unlinked ? 1U : 0U) &&
+	       count(out, "\"name\": \"@app.ctl\\\\x00\\\\x01\", \"abstract\": true, ") == 1 &&
+	       count(out, "\"unix_sock\": null") == 12 && count(out, "\"unix_sock\": ") == 18,
+	       "--json: \"unix_socks\" has each socket%s, the fds their \"unix_sock\" (exit %d)",
+	       unlinked ? " (\"unlinked\")" : "", ret);
+	if (!check)
+		return;
+	buf = mk_image(s, &len);
+	ret = json_buf(buf, len, "", usock_json_check, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "usock ok\n"),
+	       "--json parsed by python3: \"unix_socks\" (keys in order, the abstract name as the summary shows it), the fds' \"unix_sock\" (\"%.300s\")",
+	       out);
+	free(buf);
+}
+
+/*
+ * Unix sockets of no pair held by the root (UNIX_SOCK records): a stream
+ * one listening on a path, a seqpacket one listening on an abstract name
+ * and an unbound datagram one, valid, shown in the summary and --json
+ * (read back by python3), the first's file removed too; a quote and a
+ * backslash in the abstract name come back from the JSON as the summary
+ * shows them; each rule restart applies to the record broken in turn,
+ * and the record cut.
+ */
+static void usock_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .unix_listen = true,
+			     .unix_abstract = true, .unix_unbound = true };
+	static char out[1 << 16];
+	unsigned char *buf;
+	struct ci_image ci;
+	size_t len, pos[NR_U];
+	const char *path;
+	char want[128];
+	bool shown;
+	int ret;
+
+	buf = valid_image(&s, "the unix socket image", &ci, usock_at, NR_U, pos, &len);
+	if (!pos[U_LISTEN] || !pos[U_ABSTRACT] || !pos[U_UNBOUND] || !ci_file_by_ref(&ci, 8) ||
+	    strcmp(ci_file_by_ref(&ci, 9)->path, "/tmp/cwd.100"))
+		tap_bail("the unix socket image lacks a record, or its objrefs moved");
+	ci_free(&ci);
+
+	usock_valid(buf, len);
+	usock_shown(&s, false, true);
+	s.unix_unlinked = true;
+	usock_shown(&s, true, false);
+
+	/* "@\"\x5cp.ctl\x00\x01": a quote and a backslash in the abstract name */
+	memcpy(buf + pos[U_ABSTRACT] + US_NAME(1), "\"\\", 2);
+	path = image_file(buf, len);
+	ret = run(path, out, sizeof(out));
+	shown = !ret && count(out, "  fd 23  unix seqpacket listening @\"\\x5cp.ctl\\x00\\x01 (backlog 5)  ") == 1;
+	ret = json_run(usock_name_check, path, out, sizeof(out));
+	tap_ok(shown && !ret && strstr(out, "name=\"@\\\"\\\\x5cp.ctl\\\\x00\\\\x01\"\n"),
+	       "an abstract name with a quote and a backslash: the summary shows @\"\\x5cp.ctl\\x00\\x01, --json's parsed back the same (\"%.300s\")",
+	       out);
+	unlink(path);
+	memcpy(buf + pos[U_ABSTRACT] + US_NAME(1), "ap", 2);
+
+	patch_cases(buf, len, pos, usock_cases, NR_USOCK_CASES);
+	snprintf(want, sizeof(want), USOCK "truncated: the image ends at offset %zu",
+		 pos[U_LISTEN] + US_NAME(4));
+	broken_in(buf, len, "a UNIX_SOCK record cut in its name", pos[U_LISTEN] + US_NAME(4), 0,
+		  NULL, 0, want);
+	free(buf);
+}
+
 /* The records of the memfd image that memfd_cases change. */
 enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
 static const struct rec_at memfd_at[NR_M] = {
@@ -2846,7 +3121,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -2859,6 +3134,7 @@ int main(void)
 	epoll_tests();
 	lock_tests();
 	unix_tests();
+	usock_tests();
 	memfd_tests();
 	memfd_private_tests();
 	ghost_tests();
