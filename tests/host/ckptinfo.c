@@ -28,7 +28,7 @@
 #define CKPTINFO "build/host/ckptinfo"
 
 /* The refusal of a record out of the order restart reads them in. */
-#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
 
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
@@ -514,7 +514,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -724,7 +724,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
 		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
-		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"totals\": ",
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -785,8 +785,8 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'unix_socks', 'totals',"
-	" 'trailing_bytes']\n"
+	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'unix_socks', 'inet_socks',"
+	" 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
 	"ok = ok and all(list(e) == ['pid', 'tgid', 'ppid', 'pgid', 'sid', 'zombie',"

@@ -33,6 +33,7 @@ static const char *const names[] = {
 	[CKPT_HDR_TIMERFD] = "TIMERFD", [CKPT_HDR_EPOLL] = "EPOLL",
 	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS", [CKPT_HDR_LOCK] = "LOCK",
 	[CKPT_HDR_UNIX_PAIR] = "UNIX_PAIR", [CKPT_HDR_UNIX_SOCK] = "UNIX_SOCK",
+	[CKPT_HDR_INET_SOCK] = "INET_SOCK",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -444,9 +445,12 @@ int rd_payload(struct reader *r, void *buf, size_t len)
 
 int rd_head(struct reader *r, void *buf, size_t len)
 {
+	const char *name = ci_type_name(r->rec.type);
+
 	if (r->rec.len < len)
-		return rd_bad(r, "length %llu, shorter than a %s record",
-			      (unsigned long long)r->rec.len, ci_type_name(r->rec.type));
+		return rd_bad(r, "length %llu, shorter than %s %s record",
+			      (unsigned long long)r->rec.len, strchr("AEIOU", *name) ? "an" : "a",
+			      name);
 	return rd_get(r, buf, len);
 }
 
@@ -522,8 +526,8 @@ int rd_fresh(struct reader *r, uint32_t ref, const char *what)
 
 /*
  * The record's objref is a new one: an owner's (TASK, MM, files table), a
- * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR, UNIX_SOCK), a PIPE's, a
- * SHMEM's or a GHOST's.
+ * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR, UNIX_SOCK,
+ * INET_SOCK), a PIPE's, a SHMEM's or a GHOST's.
  */
 static int fresh(struct reader *r)
 {
@@ -772,9 +776,9 @@ static int read_after_process(struct reader *r, enum stage *st)
 
 /*
  * A process's FILE, FD, FS, SHMEM, GHOST, PIPE, EVENTFD, SIGNALFD, TIMERFD,
- * EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR and UNIX_SOCK records, each SHMEM and GHOST
- * followed by the PAGES records of its pages, up to its MM record; one FS
- * record among them.
+ * EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK and INET_SOCK records, each
+ * SHMEM and GHOST followed by the PAGES records of its pages, up to its MM
+ * record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
@@ -812,6 +816,8 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_unix_pair(r) ? -1 : 0;
 	if (t == CKPT_HDR_UNIX_SOCK)
 		return fresh(r) || rd_unix_sock(r) ? -1 : 0;
+	if (t == CKPT_HDR_INET_SOCK)
+		return fresh(r) || rd_inet_sock(r) ? -1 : 0;
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -1007,7 +1013,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -1039,6 +1045,7 @@ void ci_free(struct ci_image *img)
 		free(img->files[i].items);
 		free(img->files[i].locks);
 		free(img->files[i].sun_path);
+		free(img->files[i].sockopts);
 	}
 	free(img->files);
 	for (i = 0; i < img->nr_shmems; i++)

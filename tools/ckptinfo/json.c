@@ -6,9 +6,9 @@
  * with the same keys as the top level's), "shmem" (each SHMEM record,
  * an empty list in an image without shared memory), "ghosts" (each GHOST
  * record, an empty list in an image without deleted files), "pipes"
- * (each PIPE record, an empty list in an image without pipes) and
+ * (each PIPE record, an empty list in an image without pipes),
  * "unix_socks" (each UNIX_SOCK record, an empty list in an image without
- * one).
+ * one) and "inet_socks" (each INET_SOCK record, the same).
  */
 #include "image.h"
 
@@ -438,7 +438,7 @@ static void names(FILE *out, uint32_t mask, const char *(*name)(unsigned int bit
 		fputs("[]", out);
 }
 
-/* A buffer size a UNIX_PAIR record's end has set (@set), or null. */
+/* A buffer size a unix socket's end or an INET_SOCK record has set (@set), or null. */
 static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
 {
 	if (set)
@@ -573,6 +573,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		}
 		unix_end(out, f);
 		objref_key(out, "unix_sock", f->kind == CI_FILE_UNIX_SOCK, f->objref);
+		objref_key(out, "inet_sock", f->kind == CI_FILE_INET, f->objref);
 		fputs(", \"locks\": [", out);
 		for (j = 0, lsep = ""; j < f->nr_locks; j++) {
 			const struct ckpt_hdr_lock *l = &f->locks[j];
@@ -763,6 +764,59 @@ static void unix_socks(FILE *out, const struct ci_image *img)
 	fputc(']', out);
 }
 
+/*
+ * "inet_socks": [{objref, family ("inet", "inet6"), protocol ("tcp",
+ * "udp"), bound, listening, address (as inet_ntop() writes it; null: not
+ * bound), port, backlog, f_flags, nonblocking, sndbuf, rcvbuf (null: not
+ * set), linger (seconds, -1: off), rcvtimeo_us, sndtimeo_us (0: none; -1:
+ * zero, no wait), options ([{level, name, value}], level and name as
+ * "SOL_SOCKET", "SO_REUSEADDR"; table order), saved_with}, ...]: every
+ * INET_SOCK record, image order; empty in an image without one.
+ */
+static void inet_socks(FILE *out, const struct ci_image *img)
+{
+	const char *sep = "";
+	size_t i;
+	uint32_t j;
+
+	fputs(", \"inet_socks\": [", out);
+	for (i = 0; i < img->nr_files; i++) {
+		const struct ci_file *f = &img->files[i];
+		const struct ckpt_hdr_inet_sock *is = &f->is;
+		char addr[CI_INET_ADDR_MAX];
+
+		if (f->kind != CI_FILE_INET)
+			continue;
+		fprintf(out, "%s{\"objref\": %u, \"family\": \"%s\", \"protocol\": \"%s\""
+			", \"bound\": %s, \"listening\": %s, \"address\": ", sep, f->objref,
+			ci_inet_family(is->family), ci_inet_protocol(is->protocol),
+			is->flags & CKPT_INET_BOUND ? "true" : "false",
+			is->flags & CKPT_INET_LISTEN ? "true" : "false");
+		if (is->flags & CKPT_INET_BOUND)
+			str(out, ci_inet_addr(addr, is));
+		else
+			fputs("null", out);
+		fprintf(out, ", \"port\": %u, \"backlog\": %u, \"f_flags\": %u, \"nonblocking\": %s",
+			is->port, is->backlog, is->f_flags,
+			is->f_flags & 04000 /* O_NONBLOCK */ ? "true" : "false");
+		unix_buf(out, "sndbuf", is->sndbuf, is->sndbuf);
+		unix_buf(out, "rcvbuf", is->rcvbuf, is->rcvbuf);
+		fprintf(out, ", \"linger\": %d, \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %"
+			PRId64 ", \"options\": [", is->linger, (int64_t)is->rcvtimeo,
+			(int64_t)is->sndtimeo);
+		for (j = 0; j < is->nr_opts; j++) {
+			const struct ckpt_sockopt *o = &f->sockopts[j];
+			const struct ci_inet_opt *t = ci_inet_opt(ci_inet_opt_index(o->level, o->name));
+
+			fprintf(out, "%s{\"level\": \"%s\", \"name\": \"%s\", \"value\": %d}",
+				j ? ", " : "", t->level_name, t->opt_name, o->value);
+		}
+		fprintf(out, "], \"saved_with\": %d}", img->procs[f->proc].task.pid);
+		sep = ", ";
+	}
+	fputc(']', out);
+}
+
 /* "tree": [{pid, tgid, ppid, pgid, sid, zombie, exit_code}, ...] */
 static void tree(FILE *out, const struct ci_image *img)
 {
@@ -813,6 +867,7 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	ghosts(out, img);
 	pipes(out, img);
 	unix_socks(out, img);
+	inet_socks(out, img);
 	fprintf(out, ", \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
 		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,
 		img->nr_records, img->nr_files, img->pages, img->size, img->trailing);

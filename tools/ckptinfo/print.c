@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 static void print_regs(FILE *out, const struct ckpt_hdr_cpu *c)
@@ -649,6 +650,55 @@ static void unix_sock_name(char *buf, size_t size, const struct ci_file *f)
 		n += snprintf(AT, ROOM, ")");
 	unix_opts(AT, ROOM, &us->end);
 }
+
+/*
+ * "tcp listening 127.0.0.1:8080 (backlog 128, SO_REUSEADDR 1, TCP_NODELAY
+ * 1)", "udp6 bound [::1]:5353", "tcp unbound": a TCP or UDP socket (@f,
+ * an INET_SOCK record's), its protocol ("6" after it for IPv6), whether
+ * it listens, is bound or neither, its address and port (an IPv6 address
+ * in brackets); then in parentheses what is set: its backlog when
+ * listening, SO_SNDBUF, SO_RCVBUF, SO_LINGER, the timeouts, each option
+ * of the record with its value, nonblocking.
+ */
+static void inet_name(char *buf, size_t size, const struct ci_file *f)
+{
+	const struct ckpt_hdr_inet_sock *is = &f->is;
+	bool v6 = is->family == AF_INET6;
+	char addr[CI_INET_ADDR_MAX];
+	size_t n, start;
+	uint32_t i;
+
+	n = snprintf(buf, size, "%s%s %s", ci_inet_protocol(is->protocol), v6 ? "6" : "",
+		     is->flags & CKPT_INET_LISTEN ? "listening" :
+		     is->flags & CKPT_INET_BOUND ? "bound" : "unbound");
+	if (is->flags & CKPT_INET_BOUND)
+		n += snprintf(AT, ROOM, v6 ? " [%s]:%u" : " %s:%u", ci_inet_addr(addr, is),
+			      is->port);
+	start = n;	/* each item after ", ": the first one's becomes " (" */
+	if (is->flags & CKPT_INET_LISTEN)
+		n += snprintf(AT, ROOM, ", backlog %u", is->backlog);
+	if (is->sndbuf)
+		n += snprintf(AT, ROOM, ", SO_SNDBUF %u", is->sndbuf);
+	if (is->rcvbuf)
+		n += snprintf(AT, ROOM, ", SO_RCVBUF %u", is->rcvbuf);
+	if (is->linger >= 0)
+		n += snprintf(AT, ROOM, ", SO_LINGER %d s", is->linger);
+	n += unix_timeo(AT, ROOM, "SO_RCVTIMEO", is->rcvtimeo);
+	n += unix_timeo(AT, ROOM, "SO_SNDTIMEO", is->sndtimeo);
+	for (i = 0; i < is->nr_opts; i++) {
+		const struct ckpt_sockopt *o = &f->sockopts[i];
+
+		n += snprintf(AT, ROOM, ", %s %d",
+			      ci_inet_opt(ci_inet_opt_index(o->level, o->name))->opt_name, o->value);
+	}
+	if (is->f_flags & 04000 /* O_NONBLOCK */)
+		n += snprintf(AT, ROOM, ", nonblocking");
+	if (n == start || start + 2 >= size)
+		return;
+	buf[start] = ' ';
+	buf[start + 1] = '(';
+	snprintf(AT, ROOM, ")");
+}
 #undef AT
 #undef ROOM
 
@@ -774,6 +824,9 @@ static void print_files(FILE *out, const struct ci_image *img,
 			break;
 		case CI_FILE_UNIX_SOCK:
 			unix_sock_name(name, sizeof(name), f);
+			break;
+		case CI_FILE_INET:
+			inet_name(name, sizeof(name), f);
 			break;
 		}
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,

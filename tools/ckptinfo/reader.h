@@ -130,8 +130,8 @@ int rd_epoll_items(struct reader *r);
 /* A LOCK record: a lock of a FILE record before it. */
 int rd_lock(struct reader *r);
 /*
- * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL or UNIX_SOCK record is, or an
- * end of a UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
+ * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_SOCK or INET_SOCK record
+ * is, or an end of a UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
  * path "", its access mode O_RDWR and @f_flags; NULL (error set) if none.
  */
 struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
@@ -148,6 +148,12 @@ int rd_unix_pair(struct reader *r);
  * listening), a file as a FILE record is; its name kept.
  */
 int rd_unix_sock(struct reader *r);
+/*
+ * inet.c: an INET_SOCK record: a TCP or UDP socket, not connected
+ * (unbound, bound, listening), a file as a FILE record is; its options
+ * kept.
+ */
+int rd_inet_sock(struct reader *r);
 /* A PAGES record of r->obj, the SHMEM or GHOST record before it: offsets in the object. */
 int rd_obj_pages(struct reader *r);
 int rd_fd(struct reader *r, struct ci_proc *p);
