@@ -7,7 +7,8 @@
  * with messages queued and options set, unix sockets of no pair (a
  * stream one listening on a path, its file removed, a seqpacket one
  * listening on an abstract name, an unbound datagram one with options
- * set), a FIFO with bytes in flight
+ * set), TCP and UDP sockets (an IPv4 and an IPv6 one listening with
+ * options set, a UDP one bound), a FIFO with bytes in flight
  * open for reading, writing and both, a memfd with its name, seals and
  * pages, open and mapped shared and privately, a deleted file (a GHOST
  * with its pages and holes, linkable) open and mapped shared and
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
 		},
 		.unix_listen = true, .unix_unlinked = true, .unix_abstract = true,
 		.unix_unbound = true,
+		.tcp_listen = true, .tcp6_listen = true, .udp_bound = true,
 		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
 		.memfd = true, .shared_file = true, .memfd_private = true,
 		.ghost = true, .ghost_private = true, .ghost_linkable = true,

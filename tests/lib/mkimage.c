@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -189,6 +191,54 @@ static void unix_socks(struct out *o, const struct mk_spec *s, uint32_t files_re
 	if (s->unix_unbound)
 		unix_sock(o, (struct ckpt_hdr_unix_sock){ .type = SOCK_DGRAM, .end = unbound },
 			  "", 24, files_ref);
+}
+
+/*
+ * A TCP or UDP socket: its INET_SOCK record, a new objref, as @is says
+ * (linger -1: off), then its @is.nr_opts options @opts; then its FD
+ * record @fd in the files table @files_ref.
+ */
+static void inet_sock(struct out *o, struct ckpt_hdr_inet_sock is,
+		      const struct ckpt_sockopt *opts, uint32_t fd, uint32_t files_ref)
+{
+	struct ckpt_hdr_fd d = { .fd = fd, .file_objref = o->next_ref++ };
+	unsigned char buf[sizeof(is) + 4 * sizeof(*opts)];
+
+	is.linger = -1;
+	memcpy(buf, &is, sizeof(is));
+	if (is.nr_opts)
+		memcpy(buf + sizeof(is), opts, is.nr_opts * sizeof(*opts));
+	record(o, CKPT_HDR_INET_SOCK, d.file_objref, buf,
+	       sizeof(is) + is.nr_opts * sizeof(*opts));
+	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+}
+
+/* The TCP and UDP sockets of mk_spec.tcp_listen, tcp6_listen, udp_bound. */
+static void inet_socks(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	const struct ckpt_sockopt tcp[] = {
+		{ .level = SOL_SOCKET, .name = SO_REUSEADDR, .value = 1 },
+		{ .level = SOL_TCP, .name = TCP_NODELAY, .value = 1 },
+	};
+	const struct ckpt_sockopt tcp6[] = {
+		{ .level = SOL_IPV6, .name = IPV6_V6ONLY, .value = 1 },
+	};
+
+	if (s->tcp_listen)
+		inet_sock(o, (struct ckpt_hdr_inet_sock){
+			.family = AF_INET, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
+			.port = MK_TCP_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
+			.backlog = MK_TCP_BACKLOG, .addr = { 127, 0, 0, 1 }, .nr_opts = 2 },
+			tcp, 25, files_ref);
+	if (s->tcp6_listen)
+		inet_sock(o, (struct ckpt_hdr_inet_sock){
+			.family = AF_INET6, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
+			.port = MK_TCP6_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
+			.backlog = MK_TCP6_BACKLOG, .nr_opts = 1 }, tcp6, 26, files_ref);
+	if (s->udp_bound)
+		inet_sock(o, (struct ckpt_hdr_inet_sock){
+			.family = AF_INET, .type = SOCK_DGRAM, .protocol = IPPROTO_UDP,
+			.port = MK_UDP_PORT, .flags = CKPT_INET_BOUND }, NULL, 27, files_ref);
 }
 
 /*
@@ -628,8 +678,10 @@ static void process(struct out *o, const struct mk_spec *s,
 		mfvma.file_objref = memfd(o, s, files_ref);
 	if (s->ghost && e == s->tree)
 		gvma.file_objref = ghost(o, s, files_ref);
-	if (e == s->tree)
+	if (e == s->tree) {
 		unix_socks(o, s, files_ref);
+		inet_socks(o, s, files_ref);
+	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);
