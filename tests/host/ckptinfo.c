@@ -193,6 +193,17 @@ static size_t count(const char *s, const char *what)
 	return n;
 }
 
+/* Whether each of the @n strings @lines is in @out, once. */
+static bool each_once(const char *out, const char *const *lines, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (count(out, lines[i]) != 1)
+			return false;
+	return true;
+}
+
 /*
  * The valid tree of the synthetic tests, in the kernel's order (each
  * process's children after all of the processes before them):
@@ -833,25 +844,32 @@ static int json_buf(const unsigned char *buf, size_t len, const char *opts,
 	return ret;
 }
 
+/* json_buf() on the image of @s, no option before its path. */
+static int json_spec(const struct mk_spec *s, const char *script, char *out, size_t size)
+{
+	size_t len;
+	unsigned char *buf = mk_image(s, &len);
+	int ret = json_buf(buf, len, "", script, out, size);
+
+	free(buf);
+	return ret;
+}
+
 static void json_tests(void)
 {
 	static char out[4096];
 	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD,
 			     .root_path = "/tmp/caf\xc3\xa9 \xff\"q\"\n" };
-	unsigned char *buf;
 	char img[512];
-	size_t len;
 	int ret;
 
-	buf = mk_image(&s, &len);
-	ret = json_buf(buf, len, "", json_check, out, sizeof(out));
+	ret = json_spec(&s, json_check, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
 	       "--json parsed by python3: the documented keys, in order, top level, processes, tree, totals (\"%.80s\")",
 	       out);
 	tap_ok(!ret && strstr(out, "path=\"/tmp/caf\\u00e9 \\ufffd\\\"q\\\"\\n\"\n"),
 	       "a path with UTF-8, a byte that is not, quotes and a newline: the same text parsed back, U+FFFD for the bad byte (%s)",
 	       out);
-	free(buf);
 	snprintf(img, sizeof(img), "%scounter.img", fixtures);
 	ret = json_run(json_check, img, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
@@ -2229,6 +2247,60 @@ static void unix_tests(void)
 	free(buf);
 }
 
+/*
+ * The image of @s, which must be valid (valid_image(), @what naming it),
+ * holding 3 sockets of the root: the records @at names (their offsets in
+ * @pos), objrefs 6 to 8, then its working directory's FILE, 9. A failure
+ * ends the test.
+ */
+static unsigned char *sockets_image(const struct mk_spec *s, const char *what,
+				    const struct rec_at *at, size_t *pos, size_t *len)
+{
+	struct ci_image ci;
+	unsigned char *buf = valid_image(s, what, &ci, at, 3, pos, len);
+
+	if (!pos[0] || !pos[1] || !pos[2] || !ci_file_by_ref(&ci, 8) ||
+	    strcmp(ci_file_by_ref(&ci, 9)->path, "/tmp/cwd.100"))
+		tap_bail("%s lacks a record, or its objrefs moved", what);
+	ci_free(&ci);
+	return buf;
+}
+
+/*
+ * Whether the files of objrefs 6 to 8 of @ci (into @f) are sockets of
+ * @kind, files of the root without a path, named by its fourth to sixth
+ * fds, @fd to @fd + 2; and the root has them and 3 files and fds besides.
+ */
+static bool root_sockets(const struct ci_image *ci, enum ci_file_kind kind, uint32_t fd,
+			 const struct ci_file *f[3])
+{
+	const struct ci_proc *p = &ci->procs[0];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		f[i] = ci_file_by_ref(ci, 6 + i);
+		if (!f[i] || f[i]->kind != kind || f[i]->proc || f[i]->path[0] ||
+		    p->fds[3 + i].fd != fd + i || p->fds[3 + i].file_objref != 6U + i)
+			return false;
+	}
+	return p->nr_files == 3 + 3 && p->nr_fds == 6;
+}
+
+/*
+ * The cases of the objrefs of the 3 sockets of sockets_image() (@what:
+ * "a unix socket"), each refused with its record's prefix (@first,
+ * @second, @third): the third's 0, the first's the root's own FILE's (5),
+ * the second's the first's (6).
+ */
+#define SOCKETS_OBJREF_CASES(what, first, second, third) \
+	{ what " of objref 0", 2, offsetof(struct ckpt_hdr, objref), 0, 4, \
+	  third "objref 0 is zero or already another object's" }, \
+	{ what " with the root's own FILE's objref", 0, offsetof(struct ckpt_hdr, objref), 5, 4, \
+	  first "objref 5 is zero or already another object's" }, \
+	{ what " with the objref of the socket before it", 1, \
+	  offsetof(struct ckpt_hdr, objref), 6, 4, \
+	  second "objref 6 is zero or already another object's" }
+
 /* The records of the unix socket image that usock_cases change. */
 enum { U_LISTEN, U_ABSTRACT, U_UNBOUND, NR_U };
 static const struct rec_at usock_at[NR_U] = {
@@ -2251,14 +2323,7 @@ static const struct rec_at usock_at[NR_U] = {
  * /tmp/cwd.100 9. Each rule restart applies to a UNIX_SOCK record.
  */
 static const struct patch_case usock_cases[] = {
-	{ "a unix socket of objref 0", U_UNBOUND, offsetof(struct ckpt_hdr, objref), 0, 4,
-	  USOCK_UNBOUND "objref 0 is zero or already another object's" },
-	{ "a unix socket with the root's own FILE's objref", U_LISTEN,
-	  offsetof(struct ckpt_hdr, objref), 5, 4,
-	  USOCK "objref 5 is zero or already another object's" },
-	{ "a unix socket with the objref of the socket before it", U_ABSTRACT,
-	  offsetof(struct ckpt_hdr, objref), 6, 4,
-	  USOCK "objref 6 is zero or already another object's" },
+	SOCKETS_OBJREF_CASES("a unix socket", USOCK, USOCK, USOCK_UNBOUND),
 	{ "a unix socket whose end's objref is not the record's", U_LISTEN, USE(objref), 60, 4,
 	  USOCK "end objref 60 is not the record's (6)" },
 	{ "a unix socket of SOCK_RAW", U_LISTEN, US(type), 3, 4,
@@ -2347,16 +2412,10 @@ static void usock_valid(const unsigned char *buf, size_t len)
 	const struct ci_file *f[3];
 	struct ci_image ci;
 	int ret = read_buf(buf, len, &ci);
-	bool ok = !ret;
-	int i;
+	bool ok = !ret && root_sockets(&ci, CI_FILE_UNIX_SOCK, 22, f);
 
-	for (i = 0; ok && i < 3; i++) {
-		f[i] = ci_file_by_ref(&ci, 6 + i);
-		ok = f[i] && f[i]->kind == CI_FILE_UNIX_SOCK && f[i]->proc == 0 && !f[i]->path[0] &&
-		     f[i]->us.end.objref == 6U + i && ci.procs[0].fds[3 + i].fd == 22U + i &&
-		     ci.procs[0].fds[3 + i].file_objref == 6U + i;
-	}
-	ok = ok && f[0]->us.type == SOCK_STREAM && f[0]->us.flags == CKPT_UNIX_LISTEN &&
+	ok = ok && f[0]->us.end.objref == 6 && f[1]->us.end.objref == 7 &&
+	     f[2]->us.end.objref == 8 && f[0]->us.type == SOCK_STREAM && f[0]->us.flags == CKPT_UNIX_LISTEN &&
 	     f[0]->us.backlog == MK_USOCK_BACKLOG && f[0]->us.mode == MK_USOCK_MODE &&
 	     f[0]->us.uid == MK_USOCK_UID && f[0]->us.gid == MK_USOCK_GID &&
 	     f[0]->us.addr_len == sizeof(MK_USOCK_PATH) &&
@@ -2364,8 +2423,7 @@ static void usock_valid(const unsigned char *buf, size_t len)
 	     f[1]->us.type == SOCK_SEQPACKET && f[1]->us.addr_len == sizeof(MK_USOCK_ABSTRACT) - 1 &&
 	     !memcmp(f[1]->sun_path, MK_USOCK_ABSTRACT, sizeof(MK_USOCK_ABSTRACT) - 1) &&
 	     f[2]->us.type == SOCK_DGRAM && !f[2]->us.addr_len && !f[2]->sun_path &&
-	     f[2]->f.f_flags == 04002 && f[2]->us.end.sndbuf == MK_USOCK_SNDBUF &&
-	     ci.procs[0].nr_files == 3 + 3 && ci.procs[0].nr_fds == 6;
+	     f[2]->f.f_flags == 04002 && f[2]->us.end.sndbuf == MK_USOCK_SNDBUF;
 	tap_ok(ok, "unix sockets of no pair held by the root (listening on a path, on an abstract name, unbound): valid, read back, each a file of the root, fds 22 to 24%s%s",
 	       ret ? ": " : "", ret ? ci.error : "");
 	ci_free(&ci);
@@ -2424,13 +2482,10 @@ static void usock_shown(const struct mk_spec *s, bool unlinked, bool check)
 		"  fd 22  unix stream listening /run/app.sock (backlog 5, mode 0666, 1000:100, its file removed)  flags 02  pos 0\n" :
 		"  fd 22  unix stream listening /run/app.sock (backlog 5, mode 0666, 1000:100)  flags 02  pos 0\n";
 	static char out[1 << 16];
-	unsigned char *buf;
-	size_t i, once = 0, len;
 	int ret = run_spec(s, "", out, sizeof(out));
 
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		once += count(out, lines[i]) == 1;
-	tap_ok(!ret && once == sizeof(lines) / sizeof(lines[0]) && count(out, listen) == 1 &&
+	tap_ok(!ret && each_once(out, lines, sizeof(lines) / sizeof(lines[0])) &&
+	       count(out, listen) == 1 &&
 	       count(out, "unix ") == 3,
 	       "the summary names each socket, its name, backlog, mode and owner%s, options, flags (exit %d)",
 	       unlinked ? ", its file removed" : "", ret);
@@ -2443,12 +2498,10 @@ static void usock_shown(const struct mk_spec *s, bool unlinked, bool check)
 	       unlinked ? " (\"unlinked\")" : "", ret);
 	if (!check)
 		return;
-	buf = mk_image(s, &len);
-	ret = json_buf(buf, len, "", usock_json_check, out, sizeof(out));
+	ret = json_spec(s, usock_json_check, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "usock ok\n"),
 	       "--json parsed by python3: \"unix_socks\" (keys in order, the abstract name as the summary shows it), the fds' \"unix_sock\" (\"%.300s\")",
 	       out);
-	free(buf);
 }
 
 /*
@@ -2466,18 +2519,13 @@ static void usock_tests(void)
 			     .unix_abstract = true, .unix_unbound = true };
 	static char out[1 << 16];
 	unsigned char *buf;
-	struct ci_image ci;
 	size_t len, pos[NR_U];
 	const char *path;
 	char want[128];
 	bool shown;
 	int ret;
 
-	buf = valid_image(&s, "the unix socket image", &ci, usock_at, NR_U, pos, &len);
-	if (!pos[U_LISTEN] || !pos[U_ABSTRACT] || !pos[U_UNBOUND] || !ci_file_by_ref(&ci, 8) ||
-	    strcmp(ci_file_by_ref(&ci, 9)->path, "/tmp/cwd.100"))
-		tap_bail("the unix socket image lacks a record, or its objrefs moved");
-	ci_free(&ci);
+	buf = sockets_image(&s, "the unix socket image", usock_at, pos, &len);
 
 	usock_valid(buf, len);
 	usock_shown(&s, false, true);
@@ -3008,13 +3056,10 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 		"files: 4 open files, 4 descriptors\n",
 	};
 	static char out[1 << 16];
-	size_t i, once = 0;
 	int ret;
 
 	ret = run_spec(s, "", out, sizeof(out));
-	for (i = 0; i < sizeof(summary) / sizeof(summary[0]); i++)
-		once += count(out, summary[i]) == 1;
-	tap_ok(!ret && once == sizeof(summary) / sizeof(summary[0]) &&
+	tap_ok(!ret && each_once(out, summary, sizeof(summary) / sizeof(summary[0])) &&
 	       count(out, "(deleted)") == 4 && strstr(out, " records, 6 pages, "),
 	       "the summary shows the deleted file once (path, size, pages, mode, owner, mapped by) and both VMAs as PATH (deleted) (exit %d)",
 	       ret);
