@@ -202,15 +202,18 @@ static void inet_sock(struct out *o, struct ckpt_hdr_inet_sock is,
 		      const struct ckpt_sockopt *opts, uint32_t fd, uint32_t files_ref)
 {
 	struct ckpt_hdr_fd d = { .fd = fd, .file_objref = o->next_ref++ };
-	unsigned char buf[sizeof(is) + 4 * sizeof(*opts)];
+	size_t len = sizeof(is) + is.nr_opts * sizeof(*opts);
+	unsigned char *buf = malloc(len);
 
+	if (!buf)
+		abort();
 	is.linger = -1;
 	memcpy(buf, &is, sizeof(is));
 	if (is.nr_opts)
 		memcpy(buf + sizeof(is), opts, is.nr_opts * sizeof(*opts));
-	record(o, CKPT_HDR_INET_SOCK, d.file_objref, buf,
-	       sizeof(is) + is.nr_opts * sizeof(*opts));
+	record(o, CKPT_HDR_INET_SOCK, d.file_objref, buf, len);
 	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+	free(buf);
 }
 
 /* The TCP and UDP sockets of mk_spec.tcp_listen, tcp6_listen, udp_bound. */
@@ -234,7 +237,8 @@ static void inet_socks(struct out *o, const struct mk_spec *s, uint32_t files_re
 		inet_sock(o, (struct ckpt_hdr_inet_sock){
 			.family = AF_INET6, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
 			.port = MK_TCP6_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
-			.backlog = MK_TCP6_BACKLOG, .nr_opts = 1 }, tcp6, 26, files_ref);
+			.backlog = MK_TCP6_BACKLOG, .nr_opts = s->nr_tcp6_opts ? s->nr_tcp6_opts : 1 },
+			s->nr_tcp6_opts ? s->tcp6_opts : tcp6, 26, files_ref);
 	if (s->udp_bound)
 		inet_sock(o, (struct ckpt_hdr_inet_sock){
 			.family = AF_INET, .type = SOCK_DGRAM, .protocol = IPPROTO_UDP,

@@ -120,8 +120,11 @@ struct mk_spec {
 	 * fd 25; tcp6_listen, an IPv6 one listening on [::]:MK_TCP6_PORT
 	 * (backlog MK_TCP6_BACKLOG) with IPV6_V6ONLY 1, as fd 26; udp_bound,
 	 * an IPv4 UDP one bound to 0.0.0.0:MK_UDP_PORT, as fd 27. Each
-	 * objref a new one, linger -1 (off), nothing else set */
+	 * objref a new one, linger -1 (off), nothing else set. With
+	 * nr_tcp6_opts, the IPv6 one has these tcp6_opts instead */
 	bool tcp_listen, tcp6_listen, udp_bound;
+	const struct ckpt_sockopt *tcp6_opts;
+	uint32_t nr_tcp6_opts;
 	/* the root holds a memfd (MK_MEMFD_*): its SHMEM record (flags
 	 * CKPT_SHMEM_MEMFD and NORESERVE, seals MK_MEMFD_SEALS, named
 	 * MK_MEMFD_NAME; with memfd_exec, CKPT_SHMEM_EXEC and no F_SEAL_EXEC)
