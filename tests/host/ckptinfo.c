@@ -16,6 +16,8 @@
 #include "mkimage.h"
 #include "tap.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2552,6 +2554,379 @@ static void usock_tests(void)
 	free(buf);
 }
 
+/* The records of the TCP and UDP socket image that inet_cases change. */
+enum { I_TCP, I_TCP6, I_UDP, NR_I };
+static const struct rec_at inet_at[NR_I] = {
+	[I_TCP] = { CKPT_HDR_INET_SOCK, 0 }, [I_TCP6] = { CKPT_HDR_INET_SOCK, 1 },
+	[I_UDP] = { CKPT_HDR_INET_SOCK, 2 },
+};
+
+/* An INET_SOCK record's field @m, its option @i's field @m: from the record's start */
+#define IS(m) (16 + offsetof(struct ckpt_hdr_inet_sock, m))
+#define IS_OPT(i, m) (16 + sizeof(struct ckpt_hdr_inet_sock) + \
+		      (i) * sizeof(struct ckpt_sockopt) + offsetof(struct ckpt_sockopt, m))
+/* An option's level and name, one 8-byte patch at its level */
+#define LEVEL_NAME(l, n) ((uint32_t)(l) | (uint64_t)(n) << 32)
+/* The refusal's record: the IPv4 listener's (2 options), the IPv6 one's (1), the UDP one's (none) */
+#define INET_TCP "INET_SOCK record (type 59, len 104): "
+#define INET_TCP6 "INET_SOCK record (type 59, len 88): "
+#define INET_UDP "INET_SOCK record (type 59, len 72): "
+#define INET_KIND "not SOCK_STREAM (1) with IPPROTO_TCP (6), or SOCK_DGRAM (2) with IPPROTO_UDP (17)"
+#define INET_ORDER "not in the table's order, or twice"
+
+/*
+ * The root's objrefs in the TCP and UDP socket image: TASK 1, files table
+ * 2, fs_struct 3, FILEs /dev/null 4, /tmp/out.100 5, the sockets 6
+ * (listening on 127.0.0.1:8080), 7 (on [::]:8443) and 8 (UDP, bound to
+ * 0.0.0.0:5353), /tmp/cwd.100 9. Each rule restart applies to an
+ * INET_SOCK record.
+ */
+static const struct patch_case inet_cases[] = {
+	SOCKETS_OBJREF_CASES("an inet socket", INET_TCP, INET_TCP6, INET_UDP),
+	{ "an INET_SOCK record shorter than its struct", I_UDP, offsetof(struct ckpt_hdr, len),
+	  64, 8, "INET_SOCK record (type 59, len 64): length 64, shorter than an INET_SOCK record" },
+	{ "more options than the kernel's table has (98)", I_TCP, IS(nr_opts), 98, 4,
+	  INET_TCP "nr_opts 98, more than the 97 options restart sets" },
+	{ "an nr_opts the record's length does not hold", I_TCP, IS(nr_opts), 3, 4,
+	  INET_TCP "length 104, expected 120 for its nr_opts 3" },
+	{ "fewer options than the record's length holds", I_TCP6, IS(nr_opts), 0, 4,
+	  INET_TCP6 "length 88, expected 72 for its nr_opts 0" },
+	{ "family AF_UNIX", I_TCP, IS(family), AF_UNIX, 2,
+	  INET_TCP "family 1: not AF_INET (2) or AF_INET6 (10)" },
+	{ "a SOCK_DGRAM socket of IPPROTO_TCP", I_TCP, IS(type), SOCK_DGRAM, 2,
+	  INET_TCP "type 2, protocol 6: " INET_KIND },
+	{ "a SOCK_RAW socket", I_UDP, IS(type), SOCK_RAW, 2,
+	  INET_UDP "type 3, protocol 17: " INET_KIND },
+	{ "a UDP-Lite socket (IPPROTO_UDPLITE)", I_UDP, IS(protocol), IPPROTO_UDPLITE, 2,
+	  INET_UDP "type 2, protocol 136: " INET_KIND },
+	{ "an SCTP stream socket", I_TCP6, IS(protocol), IPPROTO_SCTP, 2,
+	  INET_TCP6 "type 1, protocol 132: " INET_KIND },
+	{ "an inet socket with unknown flags", I_UDP, IS(flags), CKPT_INET_BOUND | 4, 4,
+	  INET_UDP "flags 0x5: more than CKPT_INET_BOUND (0x1) and CKPT_INET_LISTEN (0x2)" },
+	{ "an inet socket's reserved field", I_TCP, IS(__reserved), 1, 4,
+	  INET_TCP "reserved field 0x1, not 0" },
+	{ "f_flags beyond fcntl(F_SETFL)'s (O_SYNC)", I_TCP6, IS(f_flags), 04010000, 4,
+	  INET_TCP6 "f_flags 04010000: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME" },
+	{ "an SO_SNDBUF above INT_MAX", I_TCP, IS(sndbuf), 0x80000000U, 4,
+	  INET_TCP "sndbuf 2147483648 above INT_MAX" },
+	{ "an SO_SNDBUF of INT_MAX", I_TCP, IS(sndbuf), 0x7fffffff, 4, NULL },
+	{ "an SO_RCVBUF above INT_MAX", I_UDP, IS(rcvbuf), 0x80000000U, 4,
+	  INET_UDP "rcvbuf 2147483648 above INT_MAX" },
+	{ "a linger below -1", I_TCP, IS(linger), (uint32_t)-2, 4,
+	  INET_TCP "linger -2, below -1 (off)" },
+	{ "a linger of 0 (close() resets the connection)", I_TCP, IS(linger), 0, 4, NULL },
+	{ "an SO_RCVTIMEO below -1", I_UDP, IS(rcvtimeo), (uint64_t)-2, 8,
+	  INET_UDP "rcvtimeo -2 us, below -1" },
+	{ "an SO_SNDTIMEO below -1", I_TCP6, IS(sndtimeo), (uint64_t)-2, 8,
+	  INET_TCP6 "sndtimeo -2 us, below -1" },
+	{ "an SO_RCVTIMEO of -1 (reads do not wait)", I_UDP, IS(rcvtimeo), (uint64_t)-1, 8, NULL },
+	{ "a UDP socket listening", I_UDP, IS(flags), CKPT_INET_BOUND | CKPT_INET_LISTEN, 4,
+	  INET_UDP "flags 0x3: CKPT_INET_LISTEN on a udp socket (listen() refuses it)" },
+	{ "a TCP socket listening, not bound", I_TCP6, IS(flags), CKPT_INET_LISTEN, 4,
+	  INET_TCP6 "flags 0x2: CKPT_INET_LISTEN without CKPT_INET_BOUND (listen() binds)" },
+	{ "a backlog above INT_MAX", I_TCP, IS(backlog), 0x80000000U, 4,
+	  INET_TCP "backlog 2147483648 above INT_MAX" },
+	{ "a backlog of INT_MAX", I_TCP6, IS(backlog), 0x7fffffff, 4, NULL },
+	{ "a backlog without CKPT_INET_LISTEN", I_UDP, IS(backlog), 1, 4,
+	  INET_UDP "backlog 1 without CKPT_INET_LISTEN (not listening: 0)" },
+	{ "a socket bound to port 0", I_UDP, IS(port), 0, 2,
+	  INET_UDP "flags 0x1: CKPT_INET_BOUND with port 0" },
+	{ "a port without CKPT_INET_BOUND", I_UDP, IS(flags), 0, 4,
+	  INET_UDP "port 5353 without CKPT_INET_BOUND (not bound: 0)" },
+	/* port, flags and the backlog's low bytes 0: neither bound nor listening */
+	{ "an address without CKPT_INET_BOUND", I_TCP, IS(port), 0, 8,
+	  INET_TCP "addr 127.0.0.1 without CKPT_INET_BOUND (not bound: all zeros)" },
+	{ "an unbound TCP socket, its address all zeros", I_TCP6, IS(port), 0, 8, NULL },
+	{ "an AF_INET address of more than 4 bytes", I_UDP, IS(addr) + 4, 1, 1,
+	  INET_UDP "addr of an AF_INET socket with bytes 4 to 15 not zero" },
+	{ "an AF_INET6 address of 16 bytes ([::1])", I_TCP6, IS(addr) + 15, 1, 1, NULL },
+	{ "an option of an unknown name", I_TCP, IS_OPT(0, name), 99, 4,
+	  INET_TCP "option 0: level 1, name 99: not an option restart sets" },
+	{ "an option of an unknown level", I_TCP6, IS_OPT(0, level), 255, 4,
+	  INET_TCP6 "option 0: level 255, name 26: not an option restart sets" },
+	{ "SO_SNDBUF as an option (a field of the record)", I_TCP, IS_OPT(0, name), SO_SNDBUF, 4,
+	  INET_TCP "option 0: level 1, name 7: not an option restart sets" },
+	{ "options out of the table's order", I_TCP, IS_OPT(0, level),
+	  LEVEL_NAME(SOL_TCP, TCP_INQ), 8,
+	  INET_TCP "option 1: TCP_NODELAY after TCP_INQ: " INET_ORDER },
+	{ "an option twice", I_TCP, IS_OPT(1, level), LEVEL_NAME(SOL_SOCKET, SO_REUSEADDR), 8,
+	  INET_TCP "option 1: SO_REUSEADDR after SO_REUSEADDR: " INET_ORDER },
+	{ "an option's reserved field", I_TCP6, IS_OPT(0, __reserved), 1, 4,
+	  INET_TCP6 "option 0 (IPV6_V6ONLY): reserved field 0x1, not 0" },
+	{ "an SOL_IPV6 option on an AF_INET socket", I_TCP, IS_OPT(1, level),
+	  LEVEL_NAME(SOL_IPV6, IPV6_V6ONLY), 8,
+	  INET_TCP "option 1: IPV6_V6ONLY on an AF_INET socket (SOL_IPV6: AF_INET6 only)" },
+	{ "the IPv6 listener made AF_INET, IPV6_V6ONLY kept", I_TCP6, IS(family), AF_INET, 2,
+	  INET_TCP6 "option 0: IPV6_V6ONLY on an AF_INET socket (SOL_IPV6: AF_INET6 only)" },
+	{ "an option of any value (SO_REUSEADDR -5: restart reads it back)", I_TCP,
+	  IS_OPT(0, value), (uint32_t)-5, 4, NULL },
+};
+
+#define NR_INET_CASES (sizeof(inet_cases) / sizeof(inet_cases[0]))
+#define INET_RESULTS (1 + 1 + 2 + 1 + 1 + 1 + 1 + 1 + (int)NR_INET_CASES)
+
+/* The TCP and UDP socket image, read back: 3 sockets, each a file of the root and its fd (1 result). */
+static void inet_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_file *f[3];
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && root_sockets(&ci, CI_FILE_INET, 25, f);
+
+	ok = ok && f[0]->is.linger == -1 && f[1]->is.linger == -1 && f[2]->is.linger == -1 &&
+	     f[0]->is.family == AF_INET && f[0]->is.type == SOCK_STREAM &&
+	     f[0]->is.protocol == IPPROTO_TCP && f[0]->is.port == MK_TCP_PORT &&
+	     f[0]->is.flags == (CKPT_INET_BOUND | CKPT_INET_LISTEN) &&
+	     f[0]->is.backlog == MK_TCP_BACKLOG && !memcmp(f[0]->is.addr, "\x7f\0\0\x01", 4) &&
+	     f[0]->is.nr_opts == 2 && f[0]->sockopts[0].name == SO_REUSEADDR &&
+	     f[0]->sockopts[1].level == SOL_TCP && f[0]->sockopts[1].name == TCP_NODELAY &&
+	     f[0]->sockopts[1].value == 1 &&
+	     f[1]->is.family == AF_INET6 && f[1]->is.port == MK_TCP6_PORT &&
+	     f[1]->is.backlog == MK_TCP6_BACKLOG && f[1]->is.nr_opts == 1 &&
+	     f[1]->sockopts[0].level == SOL_IPV6 && f[1]->sockopts[0].name == IPV6_V6ONLY &&
+	     f[2]->is.type == SOCK_DGRAM && f[2]->is.protocol == IPPROTO_UDP &&
+	     f[2]->is.flags == CKPT_INET_BOUND && f[2]->is.port == MK_UDP_PORT &&
+	     !f[2]->is.nr_opts && !f[2]->sockopts;
+	tap_ok(ok, "TCP and UDP sockets held by the root (IPv4 and IPv6 listening, UDP bound): valid, read back, each a file of the root, fds 25 to 27%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * ckptinfo's option table is the kernel's inet_opts: 97 options from
+ * SO_REUSEADDR to TCP_INQ, none twice, each level named; the options the
+ * C library may lack have the kernel's values (its uapi headers:
+ * asm-generic/socket.h, linux/in.h, linux/in6.h, linux/tcp.h) (1 result).
+ */
+static void inet_table(void)
+{
+	static const struct { uint32_t level, name; const char *opt; } kernel[] = {
+		{ 1, 2, "SO_REUSEADDR" }, { 1, 29, "SO_TIMESTAMP_OLD" },
+		{ 1, 35, "SO_TIMESTAMPNS_OLD" }, { 1, 69, "SO_PREFER_BUSY_POLL" },
+		{ 1, 70, "SO_BUSY_POLL_BUDGET" }, { 1, 74, "SO_TXREHASH" },
+		{ 1, 75, "SO_RCVMARK" }, { 0, 20, "IP_RECVORIGDSTADDR" },
+		{ 0, 26, "IP_RECVERR_RFC4884" }, { 0, 51, "IP_LOCAL_PORT_RANGE" },
+		{ 41, 11, "IPV6_FLOWINFO" }, { 41, 31, "IPV6_RECVERR_RFC4884" },
+		{ 41, 33, "IPV6_FLOWINFO_SEND" }, { 41, 74, "IPV6_RECVORIGDSTADDR" },
+		{ 6, 36, "TCP_INQ" }, { 6, 37, "TCP_TX_DELAY" },
+	};
+	const size_t nr_kernel = sizeof(kernel) / sizeof(kernel[0]);
+	const struct ci_inet_opt *o, *p;
+	size_t i, j, named = 0, twice = 0, found = 0;
+
+	for (i = 0; (o = ci_inet_opt(i)); i++) {
+		named += !strcmp(o->level_name, o->level == 1 ? "SOL_SOCKET" : o->level == 0 ?
+				 "SOL_IP" : o->level == 41 ? "SOL_IPV6" : o->level == 6 ?
+				 "SOL_TCP" : "?");
+		for (j = 0; j < i; j++) {
+			p = ci_inet_opt(j);
+			twice += p->level == o->level && p->name == o->name;
+		}
+	}
+	for (j = 0; j < nr_kernel; j++) {
+		o = ci_inet_opt(ci_inet_opt_index(kernel[j].level, kernel[j].name));
+		found += o && !strcmp(o->opt_name, kernel[j].opt);
+	}
+	tap_ok(i == 97 && CI_INET_NR_OPTS == 97 && named == i && !twice &&
+	       found == nr_kernel &&
+	       !strcmp(ci_inet_opt(0)->opt_name, "SO_REUSEADDR") &&
+	       !strcmp(ci_inet_opt(96)->opt_name, "TCP_INQ") && ci_inet_opt_index(1, 7) == -1,
+	       "the option table: the kernel's 97, none twice, levels named, the options glibc may lack of the kernel's values (%zu options, %zu named, %zu twice, %zu of %zu found)",
+	       i, named, twice, found, nr_kernel);
+}
+
+/*
+ * The JSON of the TCP and UDP socket image, read by python3: "inet_socks"
+ * has the three sockets, keys in order, options named; fds 25 to 27 their
+ * "inet_sock" (at the top level and in "processes"), no other fd has one.
+ */
+static const char inet_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"keys = ['objref', 'family', 'protocol', 'bound', 'listening', 'address', 'port',"
+	" 'backlog', 'f_flags', 'nonblocking', 'sndbuf', 'rcvbuf', 'linger', 'rcvtimeo_us',"
+	" 'sndtimeo_us', 'options', 'saved_with']\n"
+	"unset = {'f_flags': 0, 'nonblocking': False, 'sndbuf': None, 'rcvbuf': None,"
+	" 'linger': -1, 'rcvtimeo_us': 0, 'sndtimeo_us': 0, 'saved_with': 100}\n"
+	"want = [dict({'objref': 6, 'family': 'inet', 'protocol': 'tcp', 'bound': True,"
+	" 'listening': True, 'address': '127.0.0.1', 'port': 8080, 'backlog': 128,"
+	" 'options': [{'level': 'SOL_SOCKET', 'name': 'SO_REUSEADDR', 'value': 1},"
+	" {'level': 'SOL_TCP', 'name': 'TCP_NODELAY', 'value': 1}]}, **unset),"
+	" dict({'objref': 7, 'family': 'inet6', 'protocol': 'tcp', 'bound': True,"
+	" 'listening': True, 'address': '::', 'port': 8443, 'backlog': 5,"
+	" 'options': [{'level': 'SOL_IPV6', 'name': 'IPV6_V6ONLY', 'value': 1}]}, **unset),"
+	" dict({'objref': 8, 'family': 'inet', 'protocol': 'udp', 'bound': True,"
+	" 'listening': False, 'address': '0.0.0.0', 'port': 5353, 'backlog': 0,"
+	" 'options': []}, **unset)]\n"
+	"s = d['inet_socks']\n"
+	"ok = s == want and all(list(i) == keys for i in s)\n"
+	"ok = ok and all(list(o) == ['level', 'name', 'value'] for i in s for o in i['options'])\n"
+	"for p in (d, d['processes'][0]):\n"
+	"    ok = ok and [(f['fd'], f['inet_sock'], f['file'], f['path'], f['unix_sock'], f['flags'])"
+	" for f in p['fds'] if f['inet_sock'] is not None] == [(25, 6, 6, '', None, 2),"
+	" (26, 7, 7, '', None, 2), (27, 8, 8, '', None, 2)]\n"
+	"ok = ok and all(f['inet_sock'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"print('inet ok' if ok else 'inet differs: %r' % s)\n";
+
+/*
+ * ckptinfo shows the sockets of the image of @s: each fd's line in the
+ * summary, the same in --json, and as python3 reads it back
+ * (inet_json_check) (3 results).
+ */
+static void inet_shown(const struct mk_spec *s)
+{
+	static const char *const lines[] = {
+		"files: 6 open files, 6 descriptors\n",
+		"  fd 25  tcp listening 127.0.0.1:8080 (backlog 128, SO_REUSEADDR 1, TCP_NODELAY 1)  flags 02  pos 0\n",
+		"  fd 26  tcp6 listening [::]:8443 (backlog 5, IPV6_V6ONLY 1)  flags 02  pos 0\n",
+		"  fd 27  udp bound 0.0.0.0:5353  flags 02  pos 0\n",
+	};
+	static char out[1 << 16];
+	int ret = run_spec(s, "", out, sizeof(out));
+
+	tap_ok(!ret && each_once(out, lines, sizeof(lines) / sizeof(lines[0])),
+	       "the summary names each socket, its protocol, address and port, backlog and options (exit %d)",
+	       ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"inet_socks\": [{\"objref\": 6, \"family\": \"inet\", \"protocol\": \"tcp\", \"bound\": true, \"listening\": true, \"address\": \"127.0.0.1\", \"port\": 8080, ") == 1 &&
+	       count(out, "{\"level\": \"SOL_IPV6\", \"name\": \"IPV6_V6ONLY\", \"value\": 1}") == 1 &&
+	       count(out, "\"inet_sock\": null") == 12 && count(out, "\"inet_sock\": ") == 18,
+	       "--json: \"inet_socks\" has each socket, its options named, the fds their \"inet_sock\" (exit %d)",
+	       ret);
+	ret = json_spec(s, inet_json_check, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "inet ok\n"),
+	       "--json parsed by python3: \"inet_socks\" (keys in order, options named), the fds' \"inet_sock\" (\"%.300s\")",
+	       out);
+}
+
+/* The IPv6 listener unbound and the UDP socket with everything set, read by python3. */
+static const char inet_set_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"s = d['inet_socks']\n"
+	"ok = [s[1][k] for k in ('bound', 'listening', 'address', 'port', 'backlog')] =="
+	" [False, False, None, 0, 0]\n"
+	"ok = ok and {k: s[2][k] for k in ('f_flags', 'nonblocking', 'sndbuf', 'rcvbuf', 'linger',"
+	" 'rcvtimeo_us', 'sndtimeo_us')} == {'f_flags': 0o4000, 'nonblocking': True,"
+	" 'sndbuf': 65536, 'rcvbuf': 131072, 'linger': 5, 'rcvtimeo_us': 2500000,"
+	" 'sndtimeo_us': -1}\n"
+	"ok = ok and [f['flags'] for f in d['fds'] if f['inet_sock'] == 8] == [0o4002]\n"
+	"print('set ok' if ok else 'set differs: %r' % s)\n";
+
+/*
+ * The image @buf with its IPv6 listener unbound (no port, flags or
+ * backlog) and its UDP socket (at @udp) nonblocking, with buffer sizes,
+ * linger and both timeouts set: the summary shows them, --json has them
+ * (1 result).
+ */
+static void inet_set_shown(const unsigned char *buf, size_t len, size_t tcp6, size_t udp)
+{
+	static char out[1 << 16];
+	unsigned char *copy = malloc(len);
+	struct ckpt_hdr_inet_sock is;
+	const char *path;
+	bool shown;
+	int ret;
+
+	memcpy(copy, buf, len);
+	memset(copy + tcp6 + IS(port), 0, IS(addr) - IS(port));
+	memcpy(&is, copy + udp + IS(family), sizeof(is));
+	is.f_flags = 04000;
+	is.sndbuf = 65536;
+	is.rcvbuf = 131072;
+	is.linger = 5;
+	is.rcvtimeo = 2500000;
+	is.sndtimeo = -1;
+	memcpy(copy + udp + IS(family), &is, sizeof(is));
+	path = image_file(copy, len);
+	ret = run(path, out, sizeof(out));
+	shown = !ret && count(out, "  fd 26  tcp6 unbound (IPV6_V6ONLY 1)  flags 02  pos 0\n") == 1 &&
+		count(out, "  fd 27  udp bound 0.0.0.0:5353 (SO_SNDBUF 65536, SO_RCVBUF 131072, SO_LINGER 5 s, SO_RCVTIMEO 2.500 s, SO_SNDTIMEO 0 (does not wait), nonblocking)  flags 04002  pos 0\n") == 1;
+	ret = json_run(inet_set_check, path, out, sizeof(out));
+	tap_ok(shown && !ret && strstr(out, "set ok\n"),
+	       "an unbound TCP socket, and a UDP one with buffer sizes, linger, timeouts and O_NONBLOCK: in the summary and --json (\"%.300s\")",
+	       out);
+	unlink(path);
+	free(copy);
+}
+
+/*
+ * The IPv6 listener with every option of the table, in its order: valid,
+ * the first and the last shown with their values (1 result).
+ */
+static void inet_all_opts(const struct mk_spec *spec)
+{
+	struct mk_spec s = *spec;
+	struct ckpt_sockopt opts[CI_INET_NR_OPTS];
+	static char out[1 << 16];
+	const struct ci_inet_opt *o;
+	struct ci_image ci;
+	size_t i;
+	int ret, shown;
+
+	for (i = 0; (o = ci_inet_opt(i)); i++)
+		opts[i] = (struct ckpt_sockopt){ .level = o->level, .name = o->name, .value = i };
+	s.tcp6_opts = opts;
+	s.nr_tcp6_opts = CI_INET_NR_OPTS;
+	ret = read_spec(&s, &ci);
+	shown = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && ci_file_by_ref(&ci, 7)->is.nr_opts == CI_INET_NR_OPTS && !shown &&
+	       count(out, "  fd 26  tcp6 listening [::]:8443 (backlog 5, SO_REUSEADDR 0, SO_REUSEPORT 1, ") == 1 &&
+	       count(out, ", IPV6_V6ONLY 49, ") == 1 && count(out, ", TCP_TX_DELAY 95, TCP_INQ 96)  flags 02") == 1,
+	       "an IPv6 listener with each of the 97 options, in the table's order: valid, each shown%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The IPv4 listener (at @at) made a bound UDP socket, TCP_NODELAY kept:
+ * an SOL_TCP option on a UDP socket (1 result).
+ */
+static void inet_tcp_opt_on_udp(const unsigned char *buf, size_t len, size_t at)
+{
+	const uint16_t kind[2] = { SOCK_DGRAM, IPPROTO_UDP };
+	const uint32_t bound[2] = { CKPT_INET_BOUND, 0 };	/* flags, backlog */
+	unsigned char *copy = malloc(len);
+
+	memcpy(copy, buf, len);
+	memcpy(copy + at + IS(type), kind, sizeof(kind));
+	broken_in(copy, len, "an SOL_TCP option on a UDP socket", len, at + IS(flags), bound,
+		  sizeof(bound), INET_TCP "option 1: TCP_NODELAY on a udp socket (SOL_TCP: TCP only)");
+	free(copy);
+}
+
+/*
+ * TCP and UDP sockets held by the root (INET_SOCK records): an IPv4 and
+ * an IPv6 TCP one listening, with options, and a bound UDP one, valid,
+ * shown in the summary and --json (read back by python3); the option
+ * table checked; an unbound one and one with all the record's own fields
+ * set shown; one with every option of the table; each rule restart
+ * applies to the record broken in turn, and the record cut.
+ */
+static void inet_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .tcp_listen = true,
+			     .tcp6_listen = true, .udp_bound = true };
+	unsigned char *buf;
+	size_t len, pos[NR_I];
+	char want[128];
+
+	buf = sockets_image(&s, "the TCP and UDP socket image", inet_at, pos, &len);
+
+	inet_valid(buf, len);
+	inet_table();
+	inet_shown(&s);
+	inet_set_shown(buf, len, pos[I_TCP6], pos[I_UDP]);
+	inet_all_opts(&s);
+	patch_cases(buf, len, pos, inet_cases, NR_INET_CASES);
+	inet_tcp_opt_on_udp(buf, len, pos[I_TCP]);
+	snprintf(want, sizeof(want), INET_TCP "truncated: the image ends at offset %zu",
+		 pos[I_TCP] + IS_OPT(1, level));
+	broken_in(buf, len, "an INET_SOCK record cut in its options", pos[I_TCP] + IS_OPT(1, level),
+		  0, NULL, 0, want);
+	free(buf);
+}
+
 /* The records of the memfd image that memfd_cases change. */
 enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
 static const struct rec_at memfd_at[NR_M] = {
@@ -3166,7 +3541,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -3180,6 +3555,7 @@ int main(void)
 	lock_tests();
 	unix_tests();
 	usock_tests();
+	inet_tests();
 	memfd_tests();
 	memfd_private_tests();
 	ghost_tests();
