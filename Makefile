@@ -35,7 +35,7 @@ BENCH_REPS ?= 5
 # ckptinfo reads images with the kernel's own uapi header, installed from
 # the tree (make headers_install) into $(B)/uapi.
 UAPI := $(B)/uapi/include/linux/checkpoint_hdr.h
-CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c records.c timers.c tree.c print.c json.c)
+CKPTINFO_SRC := $(addprefix tools/ckptinfo/,main.c image.c records.c unix.c inet.c timers.c tree.c print.c json.c)
 CKPTINFO_DEP := $(CKPTINFO_SRC) tools/ckptinfo/image.h tools/ckptinfo/reader.h $(UAPI)
 FUZZ_SECONDS ?= 120
 GUEST_C := $(patsubst tests/guest/%.c,$(B)/tests/%,$(wildcard tests/guest/*.c))

@@ -4,7 +4,11 @@
  * (mkimage) holding a record of every kind the fixtures lack: a pipe with
  * bytes in flight, an eventfd, a signalfd, a timerfd, an epoll instance
  * with its items, flock(), OFD and POSIX locks, a datagram socketpair
- * with messages queued and options set, a FIFO with bytes in flight
+ * with messages queued and options set, unix sockets of no pair (a
+ * stream one listening on a path, its file removed, a seqpacket one
+ * listening on an abstract name, an unbound datagram one with options
+ * set), TCP and UDP sockets (an IPv4 and an IPv6 one listening with
+ * options set, a UDP one bound), a FIFO with bytes in flight
  * open for reading, writing and both, a memfd with its name, seals and
  * pages, open and mapped shared and privately, a deleted file (a GHOST
  * with its pages and holes, linkable) open and mapped shared and
@@ -40,6 +44,9 @@ int main(int argc, char **argv)
 			  .sndbuf = 65536, .rcvtimeo = 1500000, .nr_msgs = 3, .bytes = 100 },
 			{ .peek_off = 5, .rcvlowat = 1, .nr_msgs = 1, .bytes = 7 },
 		},
+		.unix_listen = true, .unix_unlinked = true, .unix_abstract = true,
+		.unix_unbound = true,
+		.tcp_listen = true, .tcp6_listen = true, .udp_bound = true,
 		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
 		.memfd = true, .shared_file = true, .memfd_private = true,
 		.ghost = true, .ghost_private = true, .ghost_linkable = true,

@@ -75,7 +75,7 @@ fmt=/sys/kernel/tracing/events/checkpoint/ckpt_record_write/format
 missing=
 for t in HEADER ARCH TAIL TREE TASK CPU XSTATE SIGNAL CREDS RLIMITS FS SIGPENDING \
 	ITIMERS PROCESS POSIX_TIMERS MM VMA PAGES SHMEM GHOST FILE FD PIPE EVENTFD \
-	SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK UNIX_PAIR; do
+	SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK UNIX_PAIR UNIX_SOCK INET_SOCK; do
 	grep -q "\"$t\"" $fmt || missing="$missing $t"
 done
 [ -z "$missing" ] && grep -q "print fmt" $fmt

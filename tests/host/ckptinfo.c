@@ -16,6 +16,8 @@
 #include "mkimage.h"
 #include "tap.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,7 @@
 #define CKPTINFO "build/host/ckptinfo"
 
 /* The refusal of a record out of the order restart reads them in. */
-#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
 
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
@@ -193,6 +195,17 @@ static size_t count(const char *s, const char *what)
 	return n;
 }
 
+/* Whether each of the @n strings @lines is in @out, once. */
+static bool each_once(const char *out, const char *const *lines, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (count(out, lines[i]) != 1)
+			return false;
+	return true;
+}
+
 /*
  * The valid tree of the synthetic tests, in the kernel's order (each
  * process's children after all of the processes before them):
@@ -278,6 +291,24 @@ static int read_spec(const struct mk_spec *s, struct ci_image *ci)
 
 	free(buf);
 	return ret;
+}
+
+/*
+ * The image of @s, which must be valid (@what names it: "the memfd
+ * image"), in a new buffer, its length in *@len: read into @ci (ci_free()
+ * it), the offsets of the @n records @at names in @pos. A failure ends
+ * the test.
+ */
+static unsigned char *valid_image(const struct mk_spec *s, const char *what,
+				  struct ci_image *ci, const struct rec_at *at, size_t n,
+				  size_t *pos, size_t *len)
+{
+	unsigned char *buf = mk_image(s, len);
+
+	if (read_buf(buf, *len, ci))
+		tap_bail("%s is invalid: %s", what, ci->error);
+	records_at(ci, at, n, pos);
+	return buf;
 }
 
 /* The image of @s is refused at the TREE record or later, with @want. */
@@ -496,7 +527,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -706,7 +737,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
 		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
-		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"totals\": ",
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -767,7 +798,8 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'totals', 'trailing_bytes']\n"
+	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'unix_socks', 'inet_socks',"
+	" 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
 	"ok = ok and all(list(e) == ['pid', 'tgid', 'ppid', 'pgid', 'sid', 'zombie',"
@@ -796,28 +828,50 @@ static int json_run(const char *script, const char *image, char *out, size_t siz
 	return pclose(p);
 }
 
+/*
+ * ckptinfo --json @opts (before the path: "" for none) on the @len bytes
+ * of @buf, in a temporary file, read by python3 running @script:
+ * json_run()'s status, its output in @out.
+ */
+static int json_buf(const unsigned char *buf, size_t len, const char *opts,
+		    const char *script, char *out, size_t size)
+{
+	const char *path = image_file(buf, len);
+	char args[256];
+	int ret;
+
+	snprintf(args, sizeof(args), "%s%s%s", opts, *opts ? " " : "", path);
+	ret = json_run(script, args, out, size);
+	unlink(path);
+	return ret;
+}
+
+/* json_buf() on the image of @s, no option before its path. */
+static int json_spec(const struct mk_spec *s, const char *script, char *out, size_t size)
+{
+	size_t len;
+	unsigned char *buf = mk_image(s, &len);
+	int ret = json_buf(buf, len, "", script, out, size);
+
+	free(buf);
+	return ret;
+}
+
 static void json_tests(void)
 {
 	static char out[4096];
 	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD,
 			     .root_path = "/tmp/caf\xc3\xa9 \xff\"q\"\n" };
-	unsigned char *buf;
-	const char *path;
 	char img[512];
-	size_t len;
 	int ret;
 
-	buf = mk_image(&s, &len);
-	path = image_file(buf, len);
-	ret = json_run(json_check, path, out, sizeof(out));
+	ret = json_spec(&s, json_check, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
 	       "--json parsed by python3: the documented keys, in order, top level, processes, tree, totals (\"%.80s\")",
 	       out);
 	tap_ok(!ret && strstr(out, "path=\"/tmp/caf\\u00e9 \\ufffd\\\"q\\\"\\n\"\n"),
 	       "a path with UTF-8, a byte that is not, quotes and a newline: the same text parsed back, U+FFFD for the bad byte (%s)",
 	       out);
-	unlink(path);
-	free(buf);
 	snprintf(img, sizeof(img), "%scounter.img", fixtures);
 	ret = json_run(json_check, img, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "keys ok\n"),
@@ -2195,6 +2249,684 @@ static void unix_tests(void)
 	free(buf);
 }
 
+/*
+ * The image of @s, which must be valid (valid_image(), @what naming it),
+ * holding 3 sockets of the root: the records @at names (their offsets in
+ * @pos), objrefs 6 to 8, then its working directory's FILE, 9. A failure
+ * ends the test.
+ */
+static unsigned char *sockets_image(const struct mk_spec *s, const char *what,
+				    const struct rec_at *at, size_t *pos, size_t *len)
+{
+	struct ci_image ci;
+	unsigned char *buf = valid_image(s, what, &ci, at, 3, pos, len);
+
+	if (!pos[0] || !pos[1] || !pos[2] || !ci_file_by_ref(&ci, 8) ||
+	    strcmp(ci_file_by_ref(&ci, 9)->path, "/tmp/cwd.100"))
+		tap_bail("%s lacks a record, or its objrefs moved", what);
+	ci_free(&ci);
+	return buf;
+}
+
+/*
+ * Whether the files of objrefs 6 to 8 of @ci (into @f) are sockets of
+ * @kind, files of the root without a path, named by its fourth to sixth
+ * fds, @fd to @fd + 2; and the root has them and 3 files and fds besides.
+ */
+static bool root_sockets(const struct ci_image *ci, enum ci_file_kind kind, uint32_t fd,
+			 const struct ci_file *f[3])
+{
+	const struct ci_proc *p = &ci->procs[0];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		f[i] = ci_file_by_ref(ci, 6 + i);
+		if (!f[i] || f[i]->kind != kind || f[i]->proc || f[i]->path[0] ||
+		    p->fds[3 + i].fd != fd + i || p->fds[3 + i].file_objref != 6U + i)
+			return false;
+	}
+	return p->nr_files == 3 + 3 && p->nr_fds == 6;
+}
+
+/*
+ * The cases of the objrefs of the 3 sockets of sockets_image() (@what:
+ * "a unix socket"), each refused with its record's prefix (@first,
+ * @second, @third): the third's 0, the first's the root's own FILE's (5),
+ * the second's the first's (6).
+ */
+#define SOCKETS_OBJREF_CASES(what, first, second, third) \
+	{ what " of objref 0", 2, offsetof(struct ckpt_hdr, objref), 0, 4, \
+	  third "objref 0 is zero or already another object's" }, \
+	{ what " with the root's own FILE's objref", 0, offsetof(struct ckpt_hdr, objref), 5, 4, \
+	  first "objref 5 is zero or already another object's" }, \
+	{ what " with the objref of the socket before it", 1, \
+	  offsetof(struct ckpt_hdr, objref), 6, 4, \
+	  second "objref 6 is zero or already another object's" }
+
+/* The records of the unix socket image that usock_cases change. */
+enum { U_LISTEN, U_ABSTRACT, U_UNBOUND, NR_U };
+static const struct rec_at usock_at[NR_U] = {
+	[U_LISTEN] = { CKPT_HDR_UNIX_SOCK, 0 }, [U_ABSTRACT] = { CKPT_HDR_UNIX_SOCK, 1 },
+	[U_UNBOUND] = { CKPT_HDR_UNIX_SOCK, 2 },
+};
+
+/* A UNIX_SOCK record's field @m, its end's field @m, its name's byte @i: from the record's start */
+#define US(m) (16 + offsetof(struct ckpt_hdr_unix_sock, m))
+#define USE(m) (US(end) + offsetof(struct ckpt_unix_end, m))
+#define US_NAME(i) (16 + sizeof(struct ckpt_hdr_unix_sock) + (i))
+/* The refusal's record: the listener's and the abstract one's (a name of 14, 11 bytes), the unbound one's */
+#define USOCK "UNIX_SOCK record (type 58, len 112): "
+#define USOCK_UNBOUND "UNIX_SOCK record (type 58, len 96): "
+
+/*
+ * The root's objrefs in the unix socket image: TASK 1, files table 2,
+ * fs_struct 3, FILEs /dev/null 4, /tmp/out.100 5, the sockets 6
+ * (listening on MK_USOCK_PATH), 7 (on MK_USOCK_ABSTRACT) and 8 (unbound),
+ * /tmp/cwd.100 9. Each rule restart applies to a UNIX_SOCK record.
+ */
+static const struct patch_case usock_cases[] = {
+	SOCKETS_OBJREF_CASES("a unix socket", USOCK, USOCK, USOCK_UNBOUND),
+	{ "a unix socket whose end's objref is not the record's", U_LISTEN, USE(objref), 60, 4,
+	  USOCK "end objref 60 is not the record's (6)" },
+	{ "a unix socket of SOCK_RAW", U_LISTEN, US(type), 3, 4,
+	  USOCK "socket type 3: not SOCK_STREAM (1), SOCK_DGRAM (2) or SOCK_SEQPACKET (5)" },
+	{ "a unix socket with unknown flags", U_UNBOUND, US(flags), 4, 4,
+	  USOCK_UNBOUND "flags 0x4: more than CKPT_UNIX_LISTEN (0x1) and CKPT_UNIX_UNLINKED (0x2)" },
+	{ "a unix socket's reserved field", U_LISTEN, US(__reserved), 1, 4,
+	  USOCK "reserved field 0x1, not 0" },
+	{ "a datagram socket listening", U_LISTEN, US(type), SOCK_DGRAM, 4,
+	  USOCK "flags 0x1: CKPT_UNIX_LISTEN on a dgram socket (listen() refuses it)" },
+	{ "an unbound stream socket listening", U_UNBOUND, US(type),
+	  SOCK_STREAM | (uint64_t)CKPT_UNIX_LISTEN << 32, 8,
+	  USOCK_UNBOUND "flags 0x1: CKPT_UNIX_LISTEN on an unbound socket (addr_len 0)" },
+	{ "a backlog above INT_MAX", U_LISTEN, US(backlog), 0x80000000U, 4,
+	  USOCK "backlog 2147483648 above INT_MAX" },
+	{ "a backlog of INT_MAX", U_ABSTRACT, US(backlog), 0x7fffffff, 4, NULL },
+	{ "a backlog without CKPT_UNIX_LISTEN", U_UNBOUND, US(backlog), 1, 4,
+	  USOCK_UNBOUND "backlog 1 without CKPT_UNIX_LISTEN (not listening: 0)" },
+	{ "an addr_len beyond sun_path (109)", U_LISTEN, US(addr_len), 109, 4,
+	  USOCK "addr_len 109, more than sun_path's 108 bytes" },
+	{ "an addr_len the record's length does not hold", U_LISTEN, US(addr_len), 17, 4,
+	  USOCK "length 112, expected 120 for its addr_len 17" },
+	{ "a path name not NUL-terminated at addr_len", U_LISTEN,
+	  US_NAME(sizeof(MK_USOCK_PATH) - 1), 'x', 1,
+	  USOCK "a path name not NUL-terminated at its addr_len 14" },
+	{ "a path name with a NUL before its end", U_LISTEN, US_NAME(4), 0, 1,
+	  USOCK "a path name with a NUL at byte 4, before its end (addr_len 14)" },
+	{ "a path name not absolute", U_LISTEN, US_NAME(0), 'r', 1,
+	  USOCK "a path name \"rrun/app.sock\" not absolute" },
+	{ "CKPT_UNIX_UNLINKED on an abstract name", U_ABSTRACT, US(flags),
+	  CKPT_UNIX_LISTEN | CKPT_UNIX_UNLINKED, 4,
+	  USOCK "flags 0x3: CKPT_UNIX_UNLINKED on an abstract name (only a path's socket file is removed)" },
+	{ "CKPT_UNIX_UNLINKED on an unbound socket", U_UNBOUND, US(flags), CKPT_UNIX_UNLINKED, 4,
+	  USOCK_UNBOUND "flags 0x2: CKPT_UNIX_UNLINKED on an unbound socket" },
+	{ "CKPT_UNIX_UNLINKED on a path name", U_LISTEN, US(flags),
+	  CKPT_UNIX_LISTEN | CKPT_UNIX_UNLINKED, 4, NULL },
+	{ "a socket file's mode beyond permissions", U_LISTEN, US(mode), 0140666, 4,
+	  USOCK "mode 0140666, more than permissions (07777)" },
+	{ "a socket file's mode 07777", U_LISTEN, US(mode), 07777, 4, NULL },
+	{ "a mode on an abstract name", U_ABSTRACT, US(mode), 0666, 4,
+	  USOCK "mode 0666, owner 0:0 on an abstract name: no socket file, all 0" },
+	{ "an owner on an unbound socket", U_UNBOUND, US(uid), 1000, 4,
+	  USOCK_UNBOUND "mode 0, owner 1000:0 on an unbound socket: no socket file, all 0" },
+	{ "a group on an abstract name", U_ABSTRACT, US(gid), 100, 4,
+	  USOCK "mode 0, owner 0:100 on an abstract name: no socket file, all 0" },
+	{ "an end with f_flags beyond fcntl(F_SETFL)'s (O_SYNC)", U_LISTEN, USE(f_flags),
+	  04010000, 4,
+	  USOCK "end: f_flags 04010000: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME" },
+	{ "an end with unknown shutdown bits", U_LISTEN, USE(shutdown), 4, 4,
+	  USOCK "end: unknown shutdown bits 0x4" },
+	{ "a listener shut down for reading and writing", U_LISTEN, USE(shutdown),
+	  CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR, 4, NULL },
+	{ "an end with unknown options", U_ABSTRACT, USE(opts), 0x200, 4,
+	  USOCK "end: unknown options 0x200" },
+	{ "an SO_SNDBUF size without its option", U_LISTEN, USE(sndbuf), 4608, 4,
+	  USOCK "end: sndbuf 4608, rcvbuf 0 with options 0: a buffer size without its option, or the option without a size" },
+	{ "the SO_RCVBUF option without a size", U_UNBOUND, USE(opts),
+	  CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF | CKPT_UNIX_PASSCRED, 4,
+	  USOCK_UNBOUND "end: sndbuf 16384, rcvbuf 0 with options 0x7: a buffer size without its option, or the option without a size" },
+	{ "an SO_SNDBUF above INT_MAX", U_UNBOUND, USE(sndbuf), 0x80000000U, 4,
+	  USOCK_UNBOUND "end: sndbuf 2147483648 or rcvbuf 0 above INT_MAX" },
+	{ "a peek offset below -1", U_LISTEN, USE(peek_off), (uint32_t)-2, 4,
+	  USOCK "end: peek_off -2, below -1 (off)" },
+	{ "a negative SO_RCVLOWAT", U_UNBOUND, USE(rcvlowat), (uint32_t)-1, 4,
+	  USOCK_UNBOUND "end: negative rcvlowat -1" },
+	{ "an SO_RCVTIMEO below -1", U_LISTEN, USE(rcvtimeo), (uint64_t)-2, 8,
+	  USOCK "end: a timeout below -1 (rcvtimeo -2, sndtimeo 0 us)" },
+	{ "an SO_SNDTIMEO below -1", U_ABSTRACT, USE(sndtimeo), (uint64_t)-2, 8,
+	  USOCK "end: a timeout below -1 (rcvtimeo 0, sndtimeo -2 us)" },
+	{ "an SO_RCVTIMEO of -1 (reads do not wait)", U_UNBOUND, USE(rcvtimeo), (uint64_t)-1, 8,
+	  NULL },
+	{ "an end's reserved field", U_LISTEN, USE(__reserved), 1, 4,
+	  USOCK "end: reserved field 0x1, not 0" },
+	{ "a message queued to a socket of no pair", U_UNBOUND, USE(nr_msgs), 1, 4,
+	  USOCK_UNBOUND "end: nr_msgs 1, bytes 0: nothing is queued to a socket of no pair" },
+	{ "bytes queued to a socket of no pair", U_LISTEN, USE(bytes), 10, 8,
+	  USOCK "end: nr_msgs 0, bytes 10: nothing is queued to a socket of no pair" },
+};
+
+#define NR_USOCK_CASES (sizeof(usock_cases) / sizeof(usock_cases[0]))
+#define USOCK_RESULTS (1 + 3 + 2 + 1 + 1 + (int)NR_USOCK_CASES)
+
+/* The unix socket image, read back: 3 sockets, each a file of the root and its fd (1 result). */
+static void usock_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_file *f[3];
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && root_sockets(&ci, CI_FILE_UNIX_SOCK, 22, f);
+
+	ok = ok && f[0]->us.end.objref == 6 && f[1]->us.end.objref == 7 &&
+	     f[2]->us.end.objref == 8 && f[0]->us.type == SOCK_STREAM && f[0]->us.flags == CKPT_UNIX_LISTEN &&
+	     f[0]->us.backlog == MK_USOCK_BACKLOG && f[0]->us.mode == MK_USOCK_MODE &&
+	     f[0]->us.uid == MK_USOCK_UID && f[0]->us.gid == MK_USOCK_GID &&
+	     f[0]->us.addr_len == sizeof(MK_USOCK_PATH) &&
+	     !memcmp(f[0]->sun_path, MK_USOCK_PATH, sizeof(MK_USOCK_PATH)) &&
+	     f[1]->us.type == SOCK_SEQPACKET && f[1]->us.addr_len == sizeof(MK_USOCK_ABSTRACT) - 1 &&
+	     !memcmp(f[1]->sun_path, MK_USOCK_ABSTRACT, sizeof(MK_USOCK_ABSTRACT) - 1) &&
+	     f[2]->us.type == SOCK_DGRAM && !f[2]->us.addr_len && !f[2]->sun_path &&
+	     f[2]->f.f_flags == 04002 && f[2]->us.end.sndbuf == MK_USOCK_SNDBUF;
+	tap_ok(ok, "unix sockets of no pair held by the root (listening on a path, on an abstract name, unbound): valid, read back, each a file of the root, fds 22 to 24%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The JSON of the unix socket image, read by python3: "unix_socks" has
+ * the three sockets, keys in order (the abstract name as the summary
+ * shows it), fds 22 to 24 their "unix_sock" (at the top level and in
+ * "processes"), no other fd has one.
+ */
+static const char usock_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"end = {'shut_rd': False, 'shut_wr': False, 'opts': [], 'sndbuf': None, 'rcvbuf': None,"
+	" 'rcvtimeo_us': 0, 'sndtimeo_us': 0, 'peek_off': -1, 'rcvlowat': 1, 'nr_msgs': 0,"
+	" 'bytes': 0}\n"
+	"keys = ['objref', 'type', 'listening', 'backlog', 'name', 'abstract', 'unlinked',"
+	" 'mode', 'uid', 'gid', 'saved_with'] + list(end)\n"
+	"want = [dict({'objref': 6, 'type': 'stream', 'listening': True, 'backlog': 5,"
+	" 'name': '/run/app.sock', 'abstract': False, 'unlinked': False, 'mode': '0666',"
+	" 'uid': 1000, 'gid': 100, 'saved_with': 100}, **end),"
+	" dict({'objref': 7, 'type': 'seqpacket', 'listening': True, 'backlog': 5,"
+	" 'name': '@app.ctl\\\\x00\\\\x01', 'abstract': True, 'unlinked': False, 'mode': '0000',"
+	" 'uid': 0, 'gid': 0, 'saved_with': 100}, **end),"
+	" dict({'objref': 8, 'type': 'dgram', 'listening': False, 'backlog': 0, 'name': None,"
+	" 'abstract': False, 'unlinked': False, 'mode': '0000', 'uid': 0, 'gid': 0,"
+	" 'saved_with': 100}, **dict(end, opts=['SO_SNDBUF', 'SO_PASSCRED'], sndbuf=16384))]\n"
+	"ok = d['unix_socks'] == want and all(list(u) == keys for u in d['unix_socks'])\n"
+	"for p in (d, d['processes'][0]):\n"
+	"    ok = ok and [(f['fd'], f['unix_sock'], f['file'], f['path'], f['unix'], f['flags'])"
+	" for f in p['fds'] if f['unix_sock'] is not None] == [(22, 6, 6, '', None, 2),"
+	" (23, 7, 7, '', None, 2), (24, 8, 8, '', None, 0o4002)]\n"
+	"ok = ok and all(f['unix_sock'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"print('usock ok' if ok else 'usock differs: %r' % d['unix_socks'])\n";
+
+/* The abstract name in the JSON of the unix socket image, read by python3. */
+static const char usock_name_check[] =
+	"import json, sys\n"
+	"print('name=' + json.dumps(json.load(sys.stdin)['unix_socks'][1]['name']))\n";
+
+/*
+ * ckptinfo shows the sockets of the image of @s: each fd's line in the
+ * summary (@unlinked: the listener's file removed), the same in --json
+ * as python3 reads it back (usock_json_check, 3 results; 2 without
+ * @check).
+ */
+static void usock_shown(const struct mk_spec *s, bool unlinked, bool check)
+{
+	static const char *const lines[] = {
+		"files: 6 open files, 6 descriptors\n",
+		"  fd 23  unix seqpacket listening @app.ctl\\x00\\x01 (backlog 5)  flags 02  pos 0\n",
+		"  fd 24  unix dgram unbound, SO_SNDBUF 16384, SO_PASSCRED, nonblocking  flags 04002  pos 0\n",
+	};
+	const char *listen = unlinked ?
+		"  fd 22  unix stream listening /run/app.sock (backlog 5, mode 0666, 1000:100, its file removed)  flags 02  pos 0\n" :
+		"  fd 22  unix stream listening /run/app.sock (backlog 5, mode 0666, 1000:100)  flags 02  pos 0\n";
+	static char out[1 << 16];
+	int ret = run_spec(s, "", out, sizeof(out));
+
+	tap_ok(!ret && each_once(out, lines, sizeof(lines) / sizeof(lines[0])) &&
+	       count(out, listen) == 1 &&
+	       count(out, "unix ") == 3,
+	       "the summary names each socket, its name, backlog, mode and owner%s, options, flags (exit %d)",
+	       unlinked ? ", its file removed" : "", ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"unix_socks\": [{\"objref\": 6, \"type\": \"stream\", \"listening\": true, \"backlog\": 5, \"name\": \"/run/app.sock\", \"abstract\": false, ") == 1 &&
+	       count(out, "\"unlinked\": true") == (unlinked ? 1U : 0U) &&
+	       count(out, "\"name\": \"@app.ctl\\\\x00\\\\x01\", \"abstract\": true, ") == 1 &&
+	       count(out, "\"unix_sock\": null") == 12 && count(out, "\"unix_sock\": ") == 18,
+	       "--json: \"unix_socks\" has each socket%s, the fds their \"unix_sock\" (exit %d)",
+	       unlinked ? " (\"unlinked\")" : "", ret);
+	if (!check)
+		return;
+	ret = json_spec(s, usock_json_check, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "usock ok\n"),
+	       "--json parsed by python3: \"unix_socks\" (keys in order, the abstract name as the summary shows it), the fds' \"unix_sock\" (\"%.300s\")",
+	       out);
+}
+
+/*
+ * Unix sockets of no pair held by the root (UNIX_SOCK records): a stream
+ * one listening on a path, a seqpacket one listening on an abstract name
+ * and an unbound datagram one, valid, shown in the summary and --json
+ * (read back by python3), the first's file removed too; a quote and a
+ * backslash in the abstract name come back from the JSON as the summary
+ * shows them; each rule restart applies to the record broken in turn,
+ * and the record cut.
+ */
+static void usock_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .unix_listen = true,
+			     .unix_abstract = true, .unix_unbound = true };
+	static char out[1 << 16];
+	unsigned char *buf;
+	size_t len, pos[NR_U];
+	const char *path;
+	char want[128];
+	bool shown;
+	int ret;
+
+	buf = sockets_image(&s, "the unix socket image", usock_at, pos, &len);
+
+	usock_valid(buf, len);
+	usock_shown(&s, false, true);
+	s.unix_unlinked = true;
+	usock_shown(&s, true, false);
+
+	/* "@\"\x5cp.ctl\x00\x01": a quote and a backslash in the abstract name */
+	memcpy(buf + pos[U_ABSTRACT] + US_NAME(1), "\"\\", 2);
+	path = image_file(buf, len);
+	ret = run(path, out, sizeof(out));
+	shown = !ret && count(out, "  fd 23  unix seqpacket listening @\"\\x5cp.ctl\\x00\\x01 (backlog 5)  ") == 1;
+	ret = json_run(usock_name_check, path, out, sizeof(out));
+	tap_ok(shown && !ret && strstr(out, "name=\"@\\\"\\\\x5cp.ctl\\\\x00\\\\x01\"\n"),
+	       "an abstract name with a quote and a backslash: the summary shows @\"\\x5cp.ctl\\x00\\x01, --json's parsed back the same (\"%.300s\")",
+	       out);
+	unlink(path);
+	memcpy(buf + pos[U_ABSTRACT] + US_NAME(1), "ap", 2);
+
+	patch_cases(buf, len, pos, usock_cases, NR_USOCK_CASES);
+	snprintf(want, sizeof(want), USOCK "truncated: the image ends at offset %zu",
+		 pos[U_LISTEN] + US_NAME(4));
+	broken_in(buf, len, "a UNIX_SOCK record cut in its name", pos[U_LISTEN] + US_NAME(4), 0,
+		  NULL, 0, want);
+	free(buf);
+}
+
+/* The records of the TCP and UDP socket image that inet_cases change. */
+enum { I_TCP, I_TCP6, I_UDP, NR_I };
+static const struct rec_at inet_at[NR_I] = {
+	[I_TCP] = { CKPT_HDR_INET_SOCK, 0 }, [I_TCP6] = { CKPT_HDR_INET_SOCK, 1 },
+	[I_UDP] = { CKPT_HDR_INET_SOCK, 2 },
+};
+
+/* An INET_SOCK record's field @m, its option @i's field @m: from the record's start */
+#define IS(m) (16 + offsetof(struct ckpt_hdr_inet_sock, m))
+#define IS_OPT(i, m) (16 + sizeof(struct ckpt_hdr_inet_sock) + \
+		      (i) * sizeof(struct ckpt_sockopt) + offsetof(struct ckpt_sockopt, m))
+/* An option's level and name, one 8-byte patch at its level */
+#define LEVEL_NAME(l, n) ((uint32_t)(l) | (uint64_t)(n) << 32)
+/* The refusal's record: the IPv4 listener's (2 options), the IPv6 one's (1), the UDP one's (none) */
+#define INET_TCP "INET_SOCK record (type 59, len 104): "
+#define INET_TCP6 "INET_SOCK record (type 59, len 88): "
+#define INET_UDP "INET_SOCK record (type 59, len 72): "
+#define INET_KIND "not SOCK_STREAM (1) with IPPROTO_TCP (6), or SOCK_DGRAM (2) with IPPROTO_UDP (17)"
+#define INET_ORDER "not in the table's order, or twice"
+
+/*
+ * The root's objrefs in the TCP and UDP socket image: TASK 1, files table
+ * 2, fs_struct 3, FILEs /dev/null 4, /tmp/out.100 5, the sockets 6
+ * (listening on 127.0.0.1:8080), 7 (on [::]:8443) and 8 (UDP, bound to
+ * 0.0.0.0:5353), /tmp/cwd.100 9. Each rule restart applies to an
+ * INET_SOCK record.
+ */
+static const struct patch_case inet_cases[] = {
+	SOCKETS_OBJREF_CASES("an inet socket", INET_TCP, INET_TCP6, INET_UDP),
+	{ "an INET_SOCK record shorter than its struct", I_UDP, offsetof(struct ckpt_hdr, len),
+	  64, 8, "INET_SOCK record (type 59, len 64): length 64, shorter than an INET_SOCK record" },
+	{ "more options than the kernel's table has (98)", I_TCP, IS(nr_opts), 98, 4,
+	  INET_TCP "nr_opts 98, more than the 97 options restart sets" },
+	{ "an nr_opts the record's length does not hold", I_TCP, IS(nr_opts), 3, 4,
+	  INET_TCP "length 104, expected 120 for its nr_opts 3" },
+	{ "fewer options than the record's length holds", I_TCP6, IS(nr_opts), 0, 4,
+	  INET_TCP6 "length 88, expected 72 for its nr_opts 0" },
+	{ "family AF_UNIX", I_TCP, IS(family), AF_UNIX, 2,
+	  INET_TCP "family 1: not AF_INET (2) or AF_INET6 (10)" },
+	{ "a SOCK_DGRAM socket of IPPROTO_TCP", I_TCP, IS(type), SOCK_DGRAM, 2,
+	  INET_TCP "type 2, protocol 6: " INET_KIND },
+	{ "a SOCK_RAW socket", I_UDP, IS(type), SOCK_RAW, 2,
+	  INET_UDP "type 3, protocol 17: " INET_KIND },
+	{ "a UDP-Lite socket (IPPROTO_UDPLITE)", I_UDP, IS(protocol), IPPROTO_UDPLITE, 2,
+	  INET_UDP "type 2, protocol 136: " INET_KIND },
+	{ "an SCTP stream socket", I_TCP6, IS(protocol), IPPROTO_SCTP, 2,
+	  INET_TCP6 "type 1, protocol 132: " INET_KIND },
+	{ "an inet socket with unknown flags", I_UDP, IS(flags), CKPT_INET_BOUND | 4, 4,
+	  INET_UDP "flags 0x5: more than CKPT_INET_BOUND (0x1) and CKPT_INET_LISTEN (0x2)" },
+	{ "an inet socket's reserved field", I_TCP, IS(__reserved), 1, 4,
+	  INET_TCP "reserved field 0x1, not 0" },
+	{ "f_flags beyond fcntl(F_SETFL)'s (O_SYNC)", I_TCP6, IS(f_flags), 04010000, 4,
+	  INET_TCP6 "f_flags 04010000: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME" },
+	{ "an SO_SNDBUF above INT_MAX", I_TCP, IS(sndbuf), 0x80000000U, 4,
+	  INET_TCP "sndbuf 2147483648 above INT_MAX" },
+	{ "an SO_SNDBUF of INT_MAX", I_TCP, IS(sndbuf), 0x7fffffff, 4, NULL },
+	{ "an SO_RCVBUF above INT_MAX", I_UDP, IS(rcvbuf), 0x80000000U, 4,
+	  INET_UDP "rcvbuf 2147483648 above INT_MAX" },
+	{ "a linger below -1", I_TCP, IS(linger), (uint32_t)-2, 4,
+	  INET_TCP "linger -2, below -1 (off)" },
+	{ "a linger of 0 (close() resets the connection)", I_TCP, IS(linger), 0, 4, NULL },
+	{ "an SO_RCVTIMEO below -1", I_UDP, IS(rcvtimeo), (uint64_t)-2, 8,
+	  INET_UDP "rcvtimeo -2 us, below -1" },
+	{ "an SO_SNDTIMEO below -1", I_TCP6, IS(sndtimeo), (uint64_t)-2, 8,
+	  INET_TCP6 "sndtimeo -2 us, below -1" },
+	{ "an SO_RCVTIMEO of -1 (reads do not wait)", I_UDP, IS(rcvtimeo), (uint64_t)-1, 8, NULL },
+	{ "a UDP socket listening", I_UDP, IS(flags), CKPT_INET_BOUND | CKPT_INET_LISTEN, 4,
+	  INET_UDP "flags 0x3: CKPT_INET_LISTEN on a udp socket (listen() refuses it)" },
+	{ "a TCP socket listening, not bound", I_TCP6, IS(flags), CKPT_INET_LISTEN, 4,
+	  INET_TCP6 "flags 0x2: CKPT_INET_LISTEN without CKPT_INET_BOUND (listen() binds)" },
+	{ "a backlog above INT_MAX", I_TCP, IS(backlog), 0x80000000U, 4,
+	  INET_TCP "backlog 2147483648 above INT_MAX" },
+	{ "a backlog of INT_MAX", I_TCP6, IS(backlog), 0x7fffffff, 4, NULL },
+	{ "a backlog without CKPT_INET_LISTEN", I_UDP, IS(backlog), 1, 4,
+	  INET_UDP "backlog 1 without CKPT_INET_LISTEN (not listening: 0)" },
+	{ "a socket bound to port 0", I_UDP, IS(port), 0, 2,
+	  INET_UDP "flags 0x1: CKPT_INET_BOUND with port 0" },
+	{ "a port without CKPT_INET_BOUND", I_UDP, IS(flags), 0, 4,
+	  INET_UDP "port 5353 without CKPT_INET_BOUND (not bound: 0)" },
+	/* port, flags and the backlog's low bytes 0: neither bound nor listening */
+	{ "an address without CKPT_INET_BOUND", I_TCP, IS(port), 0, 8,
+	  INET_TCP "addr 127.0.0.1 without CKPT_INET_BOUND (not bound: all zeros)" },
+	{ "an unbound TCP socket, its address all zeros", I_TCP6, IS(port), 0, 8, NULL },
+	{ "an AF_INET address of more than 4 bytes", I_UDP, IS(addr) + 4, 1, 1,
+	  INET_UDP "addr of an AF_INET socket with bytes 4 to 15 not zero" },
+	{ "an AF_INET6 address of 16 bytes ([::1])", I_TCP6, IS(addr) + 15, 1, 1, NULL },
+	{ "an option of an unknown name", I_TCP, IS_OPT(0, name), 99, 4,
+	  INET_TCP "option 0: level 1, name 99: not an option restart sets" },
+	{ "an option of an unknown level", I_TCP6, IS_OPT(0, level), 255, 4,
+	  INET_TCP6 "option 0: level 255, name 26: not an option restart sets" },
+	{ "SO_SNDBUF as an option (a field of the record)", I_TCP, IS_OPT(0, name), SO_SNDBUF, 4,
+	  INET_TCP "option 0: level 1, name 7: not an option restart sets" },
+	{ "options out of the table's order", I_TCP, IS_OPT(0, level),
+	  LEVEL_NAME(SOL_TCP, TCP_INQ), 8,
+	  INET_TCP "option 1: TCP_NODELAY after TCP_INQ: " INET_ORDER },
+	{ "an option twice", I_TCP, IS_OPT(1, level), LEVEL_NAME(SOL_SOCKET, SO_REUSEADDR), 8,
+	  INET_TCP "option 1: SO_REUSEADDR after SO_REUSEADDR: " INET_ORDER },
+	{ "an option's reserved field", I_TCP6, IS_OPT(0, __reserved), 1, 4,
+	  INET_TCP6 "option 0 (IPV6_V6ONLY): reserved field 0x1, not 0" },
+	{ "an SOL_IPV6 option on an AF_INET socket", I_TCP, IS_OPT(1, level),
+	  LEVEL_NAME(SOL_IPV6, IPV6_V6ONLY), 8,
+	  INET_TCP "option 1: IPV6_V6ONLY on an AF_INET socket (SOL_IPV6: AF_INET6 only)" },
+	{ "the IPv6 listener made AF_INET, IPV6_V6ONLY kept", I_TCP6, IS(family), AF_INET, 2,
+	  INET_TCP6 "option 0: IPV6_V6ONLY on an AF_INET socket (SOL_IPV6: AF_INET6 only)" },
+	{ "an option of any value (SO_REUSEADDR -5: restart reads it back)", I_TCP,
+	  IS_OPT(0, value), (uint32_t)-5, 4, NULL },
+};
+
+#define NR_INET_CASES (sizeof(inet_cases) / sizeof(inet_cases[0]))
+#define INET_RESULTS (1 + 1 + 2 + 1 + 1 + 1 + 1 + 1 + (int)NR_INET_CASES)
+
+/* The TCP and UDP socket image, read back: 3 sockets, each a file of the root and its fd (1 result). */
+static void inet_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_file *f[3];
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && root_sockets(&ci, CI_FILE_INET, 25, f);
+
+	ok = ok && f[0]->is.linger == -1 && f[1]->is.linger == -1 && f[2]->is.linger == -1 &&
+	     f[0]->is.family == AF_INET && f[0]->is.type == SOCK_STREAM &&
+	     f[0]->is.protocol == IPPROTO_TCP && f[0]->is.port == MK_TCP_PORT &&
+	     f[0]->is.flags == (CKPT_INET_BOUND | CKPT_INET_LISTEN) &&
+	     f[0]->is.backlog == MK_TCP_BACKLOG && !memcmp(f[0]->is.addr, "\x7f\0\0\x01", 4) &&
+	     f[0]->is.nr_opts == 2 && f[0]->sockopts[0].name == SO_REUSEADDR &&
+	     f[0]->sockopts[1].level == SOL_TCP && f[0]->sockopts[1].name == TCP_NODELAY &&
+	     f[0]->sockopts[1].value == 1 &&
+	     f[1]->is.family == AF_INET6 && f[1]->is.port == MK_TCP6_PORT &&
+	     f[1]->is.backlog == MK_TCP6_BACKLOG && f[1]->is.nr_opts == 1 &&
+	     f[1]->sockopts[0].level == SOL_IPV6 && f[1]->sockopts[0].name == IPV6_V6ONLY &&
+	     f[2]->is.type == SOCK_DGRAM && f[2]->is.protocol == IPPROTO_UDP &&
+	     f[2]->is.flags == CKPT_INET_BOUND && f[2]->is.port == MK_UDP_PORT &&
+	     !f[2]->is.nr_opts && !f[2]->sockopts;
+	tap_ok(ok, "TCP and UDP sockets held by the root (IPv4 and IPv6 listening, UDP bound): valid, read back, each a file of the root, fds 25 to 27%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * ckptinfo's option table is the kernel's inet_opts: 97 options from
+ * SO_REUSEADDR to TCP_INQ, none twice, each level named; the options the
+ * C library may lack have the kernel's values (its uapi headers:
+ * asm-generic/socket.h, linux/in.h, linux/in6.h, linux/tcp.h) (1 result).
+ */
+static void inet_table(void)
+{
+	static const struct { uint32_t level, name; const char *opt; } kernel[] = {
+		{ 1, 2, "SO_REUSEADDR" }, { 1, 29, "SO_TIMESTAMP_OLD" },
+		{ 1, 35, "SO_TIMESTAMPNS_OLD" }, { 1, 69, "SO_PREFER_BUSY_POLL" },
+		{ 1, 70, "SO_BUSY_POLL_BUDGET" }, { 1, 74, "SO_TXREHASH" },
+		{ 1, 75, "SO_RCVMARK" }, { 0, 20, "IP_RECVORIGDSTADDR" },
+		{ 0, 26, "IP_RECVERR_RFC4884" }, { 0, 51, "IP_LOCAL_PORT_RANGE" },
+		{ 41, 11, "IPV6_FLOWINFO" }, { 41, 31, "IPV6_RECVERR_RFC4884" },
+		{ 41, 33, "IPV6_FLOWINFO_SEND" }, { 41, 74, "IPV6_RECVORIGDSTADDR" },
+		{ 6, 36, "TCP_INQ" }, { 6, 37, "TCP_TX_DELAY" },
+	};
+	const size_t nr_kernel = sizeof(kernel) / sizeof(kernel[0]);
+	const struct ci_inet_opt *o, *p;
+	size_t i, j, named = 0, twice = 0, found = 0;
+
+	for (i = 0; (o = ci_inet_opt(i)); i++) {
+		named += !strcmp(o->level_name, o->level == 1 ? "SOL_SOCKET" : o->level == 0 ?
+				 "SOL_IP" : o->level == 41 ? "SOL_IPV6" : o->level == 6 ?
+				 "SOL_TCP" : "?");
+		for (j = 0; j < i; j++) {
+			p = ci_inet_opt(j);
+			twice += p->level == o->level && p->name == o->name;
+		}
+	}
+	for (j = 0; j < nr_kernel; j++) {
+		o = ci_inet_opt(ci_inet_opt_index(kernel[j].level, kernel[j].name));
+		found += o && !strcmp(o->opt_name, kernel[j].opt);
+	}
+	tap_ok(i == 97 && CI_INET_NR_OPTS == 97 && named == i && !twice &&
+	       found == nr_kernel &&
+	       !strcmp(ci_inet_opt(0)->opt_name, "SO_REUSEADDR") &&
+	       !strcmp(ci_inet_opt(96)->opt_name, "TCP_INQ") && ci_inet_opt_index(1, 7) == -1,
+	       "the option table: the kernel's 97, none twice, levels named, the options glibc may lack of the kernel's values (%zu options, %zu named, %zu twice, %zu of %zu found)",
+	       i, named, twice, found, nr_kernel);
+}
+
+/*
+ * The JSON of the TCP and UDP socket image, read by python3: "inet_socks"
+ * has the three sockets, keys in order, options named; fds 25 to 27 their
+ * "inet_sock" (at the top level and in "processes"), no other fd has one.
+ */
+static const char inet_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"keys = ['objref', 'family', 'protocol', 'bound', 'listening', 'address', 'port',"
+	" 'backlog', 'f_flags', 'nonblocking', 'sndbuf', 'rcvbuf', 'linger', 'rcvtimeo_us',"
+	" 'sndtimeo_us', 'options', 'saved_with']\n"
+	"unset = {'f_flags': 0, 'nonblocking': False, 'sndbuf': None, 'rcvbuf': None,"
+	" 'linger': -1, 'rcvtimeo_us': 0, 'sndtimeo_us': 0, 'saved_with': 100}\n"
+	"want = [dict({'objref': 6, 'family': 'inet', 'protocol': 'tcp', 'bound': True,"
+	" 'listening': True, 'address': '127.0.0.1', 'port': 8080, 'backlog': 128,"
+	" 'options': [{'level': 'SOL_SOCKET', 'name': 'SO_REUSEADDR', 'value': 1},"
+	" {'level': 'SOL_TCP', 'name': 'TCP_NODELAY', 'value': 1}]}, **unset),"
+	" dict({'objref': 7, 'family': 'inet6', 'protocol': 'tcp', 'bound': True,"
+	" 'listening': True, 'address': '::', 'port': 8443, 'backlog': 5,"
+	" 'options': [{'level': 'SOL_IPV6', 'name': 'IPV6_V6ONLY', 'value': 1}]}, **unset),"
+	" dict({'objref': 8, 'family': 'inet', 'protocol': 'udp', 'bound': True,"
+	" 'listening': False, 'address': '0.0.0.0', 'port': 5353, 'backlog': 0,"
+	" 'options': []}, **unset)]\n"
+	"s = d['inet_socks']\n"
+	"ok = s == want and all(list(i) == keys for i in s)\n"
+	"ok = ok and all(list(o) == ['level', 'name', 'value'] for i in s for o in i['options'])\n"
+	"for p in (d, d['processes'][0]):\n"
+	"    ok = ok and [(f['fd'], f['inet_sock'], f['file'], f['path'], f['unix_sock'], f['flags'])"
+	" for f in p['fds'] if f['inet_sock'] is not None] == [(25, 6, 6, '', None, 2),"
+	" (26, 7, 7, '', None, 2), (27, 8, 8, '', None, 2)]\n"
+	"ok = ok and all(f['inet_sock'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"print('inet ok' if ok else 'inet differs: %r' % s)\n";
+
+/*
+ * ckptinfo shows the sockets of the image of @s: each fd's line in the
+ * summary, the same in --json, and as python3 reads it back
+ * (inet_json_check) (3 results).
+ */
+static void inet_shown(const struct mk_spec *s)
+{
+	static const char *const lines[] = {
+		"files: 6 open files, 6 descriptors\n",
+		"  fd 25  tcp listening 127.0.0.1:8080 (backlog 128, SO_REUSEADDR 1, TCP_NODELAY 1)  flags 02  pos 0\n",
+		"  fd 26  tcp6 listening [::]:8443 (backlog 5, IPV6_V6ONLY 1)  flags 02  pos 0\n",
+		"  fd 27  udp bound 0.0.0.0:5353  flags 02  pos 0\n",
+	};
+	static char out[1 << 16];
+	int ret = run_spec(s, "", out, sizeof(out));
+
+	tap_ok(!ret && each_once(out, lines, sizeof(lines) / sizeof(lines[0])),
+	       "the summary names each socket, its protocol, address and port, backlog and options (exit %d)",
+	       ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"inet_socks\": [{\"objref\": 6, \"family\": \"inet\", \"protocol\": \"tcp\", \"bound\": true, \"listening\": true, \"address\": \"127.0.0.1\", \"port\": 8080, ") == 1 &&
+	       count(out, "{\"level\": \"SOL_IPV6\", \"name\": \"IPV6_V6ONLY\", \"value\": 1}") == 1 &&
+	       count(out, "\"inet_sock\": null") == 12 && count(out, "\"inet_sock\": ") == 18,
+	       "--json: \"inet_socks\" has each socket, its options named, the fds their \"inet_sock\" (exit %d)",
+	       ret);
+	ret = json_spec(s, inet_json_check, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "inet ok\n"),
+	       "--json parsed by python3: \"inet_socks\" (keys in order, options named), the fds' \"inet_sock\" (\"%.300s\")",
+	       out);
+}
+
+/* The IPv6 listener unbound and the UDP socket with everything set, read by python3. */
+static const char inet_set_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"s = d['inet_socks']\n"
+	"ok = [s[1][k] for k in ('bound', 'listening', 'address', 'port', 'backlog')] =="
+	" [False, False, None, 0, 0]\n"
+	"ok = ok and {k: s[2][k] for k in ('f_flags', 'nonblocking', 'sndbuf', 'rcvbuf', 'linger',"
+	" 'rcvtimeo_us', 'sndtimeo_us')} == {'f_flags': 0o4000, 'nonblocking': True,"
+	" 'sndbuf': 65536, 'rcvbuf': 131072, 'linger': 5, 'rcvtimeo_us': 2500000,"
+	" 'sndtimeo_us': -1}\n"
+	"ok = ok and [f['flags'] for f in d['fds'] if f['inet_sock'] == 8] == [0o4002]\n"
+	"print('set ok' if ok else 'set differs: %r' % s)\n";
+
+/*
+ * The image @buf with its IPv6 listener unbound (no port, flags or
+ * backlog) and its UDP socket (at @udp) nonblocking, with buffer sizes,
+ * linger and both timeouts set: the summary shows them, --json has them
+ * (1 result).
+ */
+static void inet_set_shown(const unsigned char *buf, size_t len, size_t tcp6, size_t udp)
+{
+	static char out[1 << 16];
+	unsigned char *copy = malloc(len);
+	struct ckpt_hdr_inet_sock is;
+	const char *path;
+	bool shown;
+	int ret;
+
+	memcpy(copy, buf, len);
+	memset(copy + tcp6 + IS(port), 0, IS(addr) - IS(port));
+	memcpy(&is, copy + udp + IS(family), sizeof(is));
+	is.f_flags = 04000;
+	is.sndbuf = 65536;
+	is.rcvbuf = 131072;
+	is.linger = 5;
+	is.rcvtimeo = 2500000;
+	is.sndtimeo = -1;
+	memcpy(copy + udp + IS(family), &is, sizeof(is));
+	path = image_file(copy, len);
+	ret = run(path, out, sizeof(out));
+	shown = !ret && count(out, "  fd 26  tcp6 unbound (IPV6_V6ONLY 1)  flags 02  pos 0\n") == 1 &&
+		count(out, "  fd 27  udp bound 0.0.0.0:5353 (SO_SNDBUF 65536, SO_RCVBUF 131072, SO_LINGER 5 s, SO_RCVTIMEO 2.500 s, SO_SNDTIMEO 0 (does not wait), nonblocking)  flags 04002  pos 0\n") == 1;
+	ret = json_run(inet_set_check, path, out, sizeof(out));
+	tap_ok(shown && !ret && strstr(out, "set ok\n"),
+	       "an unbound TCP socket, and a UDP one with buffer sizes, linger, timeouts and O_NONBLOCK: in the summary and --json (\"%.300s\")",
+	       out);
+	unlink(path);
+	free(copy);
+}
+
+/*
+ * The IPv6 listener with every option of the table, in its order: valid,
+ * the first and the last shown with their values (1 result).
+ */
+static void inet_all_opts(const struct mk_spec *spec)
+{
+	struct mk_spec s = *spec;
+	struct ckpt_sockopt opts[CI_INET_NR_OPTS];
+	static char out[1 << 16];
+	const struct ci_inet_opt *o;
+	struct ci_image ci;
+	size_t i;
+	int ret, shown;
+
+	for (i = 0; (o = ci_inet_opt(i)); i++)
+		opts[i] = (struct ckpt_sockopt){ .level = o->level, .name = o->name, .value = i };
+	s.tcp6_opts = opts;
+	s.nr_tcp6_opts = CI_INET_NR_OPTS;
+	ret = read_spec(&s, &ci);
+	shown = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && ci_file_by_ref(&ci, 7)->is.nr_opts == CI_INET_NR_OPTS && !shown &&
+	       count(out, "  fd 26  tcp6 listening [::]:8443 (backlog 5, SO_REUSEADDR 0, SO_REUSEPORT 1, ") == 1 &&
+	       count(out, ", IPV6_V6ONLY 49, ") == 1 && count(out, ", TCP_TX_DELAY 95, TCP_INQ 96)  flags 02") == 1,
+	       "an IPv6 listener with each of the 97 options, in the table's order: valid, each shown%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The IPv4 listener (at @at) made a bound UDP socket, TCP_NODELAY kept:
+ * an SOL_TCP option on a UDP socket (1 result).
+ */
+static void inet_tcp_opt_on_udp(const unsigned char *buf, size_t len, size_t at)
+{
+	const uint16_t kind[2] = { SOCK_DGRAM, IPPROTO_UDP };
+	const uint32_t bound[2] = { CKPT_INET_BOUND, 0 };	/* flags, backlog */
+	unsigned char *copy = malloc(len);
+
+	memcpy(copy, buf, len);
+	memcpy(copy + at + IS(type), kind, sizeof(kind));
+	broken_in(copy, len, "an SOL_TCP option on a UDP socket", len, at + IS(flags), bound,
+		  sizeof(bound), INET_TCP "option 1: TCP_NODELAY on a udp socket (SOL_TCP: TCP only)");
+	free(copy);
+}
+
+/*
+ * TCP and UDP sockets held by the root (INET_SOCK records): an IPv4 and
+ * an IPv6 TCP one listening, with options, and a bound UDP one, valid,
+ * shown in the summary and --json (read back by python3); the option
+ * table checked; an unbound one and one with all the record's own fields
+ * set shown; one with every option of the table; each rule restart
+ * applies to the record broken in turn, and the record cut.
+ */
+static void inet_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .tcp_listen = true,
+			     .tcp6_listen = true, .udp_bound = true };
+	unsigned char *buf;
+	size_t len, pos[NR_I];
+	char want[128];
+
+	buf = sockets_image(&s, "the TCP and UDP socket image", inet_at, pos, &len);
+
+	inet_valid(buf, len);
+	inet_table();
+	inet_shown(&s);
+	inet_set_shown(buf, len, pos[I_TCP6], pos[I_UDP]);
+	inet_all_opts(&s);
+	patch_cases(buf, len, pos, inet_cases, NR_INET_CASES);
+	inet_tcp_opt_on_udp(buf, len, pos[I_TCP]);
+	snprintf(want, sizeof(want), INET_TCP "truncated: the image ends at offset %zu",
+		 pos[I_TCP] + IS_OPT(1, level));
+	broken_in(buf, len, "an INET_SOCK record cut in its options", pos[I_TCP] + IS_OPT(1, level),
+		  0, NULL, 0, want);
+	free(buf);
+}
+
 /* The records of the memfd image that memfd_cases change. */
 enum { M_SHMEM, M_FILE, M_SFILE, M_VMA_MEMFD, M_VMA_SHARED, M_MM, NR_M };
 static const struct rec_at memfd_at[NR_M] = {
@@ -2399,10 +3131,7 @@ static void memfd_tests(void)
 	uint32_t v;
 	int ret;
 
-	buf = mk_image(&s, &len);
-	if (read_buf(buf, len, &ci))
-		tap_bail("the memfd image is invalid: %s", ci.error);
-	records_at(&ci, memfd_at, NR_M, pos);
+	buf = valid_image(&s, "the memfd image", &ci, memfd_at, NR_M, pos, &len);
 	if (!pos[M_SHMEM] || !pos[M_SFILE] || !pos[M_MM] || pos[M_FILE] < pos[M_SHMEM] ||
 	    ci.shmems[0].objref != 6 || !ci_file_by_ref(&ci, 7) || !ci_file_by_ref(&ci, 9) ||
 	    strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100") ||
@@ -2702,15 +3431,10 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 		"files: 4 open files, 4 descriptors\n",
 	};
 	static char out[1 << 16];
-	const char *path;
-	char args[256];
-	size_t i, once = 0;
 	int ret;
 
 	ret = run_spec(s, "", out, sizeof(out));
-	for (i = 0; i < sizeof(summary) / sizeof(summary[0]); i++)
-		once += count(out, summary[i]) == 1;
-	tap_ok(!ret && once == sizeof(summary) / sizeof(summary[0]) &&
+	tap_ok(!ret && each_once(out, summary, sizeof(summary) / sizeof(summary[0])) &&
 	       count(out, "(deleted)") == 4 && strstr(out, " records, 6 pages, "),
 	       "the summary shows the deleted file once (path, size, pages, mode, owner, mapped by) and both VMAs as PATH (deleted) (exit %d)",
 	       ret);
@@ -2728,13 +3452,10 @@ static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t 
 	       count(out, "\"kind\": \"file\", \"pages\": 1, \"vm_flags\": \"0x73\", \"file\": \"/var/log/app.log (deleted)\", \"offset\": 4096, \"ghost\": 6}") == 2,
 	       "--json: \"ghosts\" has the deleted file, fd 21 its \"ghost\" and path, each VMA its file and \"ghost\" (exit %d)",
 	       ret);
-	path = image_file(buf, len);
-	snprintf(args, sizeof(args), "--records %s", path);
-	ret = json_run(ghost_json_check, args, out, sizeof(out));
+	ret = json_buf(buf, len, "--records", ghost_json_check, out, sizeof(out));
 	tap_ok(!ret && strstr(out, "ghost ok\n"),
 	       "--json parsed by python3: \"ghosts\", the fd's and the VMAs' \"ghost\", the GHOST record (\"%.200s\")",
 	       out);
-	unlink(path);
 }
 
 /*
@@ -2782,10 +3503,7 @@ static void ghost_tests(void)
 	struct ci_image ci;
 	int ret;
 
-	buf = mk_image(&s, &len);
-	if (read_buf(buf, len, &ci))
-		tap_bail("the deleted file image is invalid: %s", ci.error);
-	records_at(&ci, ghost_at, NR_G, pos);
+	buf = valid_image(&s, "the deleted file image", &ci, ghost_at, NR_G, pos, &len);
 	if (!pos[G_GHOST] || pos[G_PAGES0] < pos[G_GHOST] || pos[G_FILE] < pos[G_PAGES1] ||
 	    !pos[G_FD] || !pos[G_VMA_PRIVATE] || !pos[G_MM] || ci.ghosts[0].objref != 6 ||
 	    !ci_file_by_ref(&ci, 7) || strcmp(ci_file_by_ref(&ci, 8)->path, "/tmp/cwd.100"))
@@ -2823,7 +3541,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -2836,6 +3554,8 @@ int main(void)
 	epoll_tests();
 	lock_tests();
 	unix_tests();
+	usock_tests();
+	inet_tests();
 	memfd_tests();
 	memfd_private_tests();
 	ghost_tests();

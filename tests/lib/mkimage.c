@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -145,6 +147,102 @@ static void unix_pair(struct out *o, const struct mk_spec *s, struct ckpt_hdr_un
 	}
 	record(o, CKPT_HDR_UNIX_PAIR, up->end[0].objref, buf, len);
 	free(buf);
+}
+
+/*
+ * A unix socket of no pair: its UNIX_SOCK record, a new objref (its end's
+ * too), as @us says, then @us.addr_len bytes of @name, padded; then its FD
+ * record @fd in the files table @files_ref.
+ */
+static void unix_sock(struct out *o, struct ckpt_hdr_unix_sock us, const char *name,
+		      uint32_t fd, uint32_t files_ref)
+{
+	struct ckpt_hdr_fd d = { .fd = fd, .file_objref = o->next_ref++ };
+	unsigned char buf[sizeof(us) + 112] = { 0 };
+
+	us.end.objref = d.file_objref;
+	memcpy(buf, &us, sizeof(us));
+	memcpy(buf + sizeof(us), name, us.addr_len);
+	record(o, CKPT_HDR_UNIX_SOCK, d.file_objref, buf,
+	       sizeof(us) + ((us.addr_len + 7) & ~7U));
+	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+}
+
+/* The unix sockets of no pair of mk_spec.unix_listen, unix_abstract, unix_unbound. */
+static void unix_socks(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	const struct ckpt_unix_end end = { .peek_off = -1, .rcvlowat = 1 };
+	const struct ckpt_unix_end unbound = { .peek_off = -1, .rcvlowat = 1, .f_flags = 04000,
+					       .opts = CKPT_UNIX_SNDBUF | CKPT_UNIX_PASSCRED,
+					       .sndbuf = MK_USOCK_SNDBUF };
+
+	if (s->unix_listen)
+		unix_sock(o, (struct ckpt_hdr_unix_sock){
+			.type = SOCK_STREAM, .backlog = MK_USOCK_BACKLOG,
+			.flags = CKPT_UNIX_LISTEN | (s->unix_unlinked ? CKPT_UNIX_UNLINKED : 0),
+			.addr_len = sizeof(MK_USOCK_PATH), .mode = MK_USOCK_MODE,
+			.uid = MK_USOCK_UID, .gid = MK_USOCK_GID, .end = end },
+			MK_USOCK_PATH, 22, files_ref);
+	if (s->unix_abstract)
+		unix_sock(o, (struct ckpt_hdr_unix_sock){
+			.type = SOCK_SEQPACKET, .flags = CKPT_UNIX_LISTEN,
+			.backlog = MK_USOCK_BACKLOG, .addr_len = sizeof(MK_USOCK_ABSTRACT) - 1,
+			.end = end }, MK_USOCK_ABSTRACT, 23, files_ref);
+	if (s->unix_unbound)
+		unix_sock(o, (struct ckpt_hdr_unix_sock){ .type = SOCK_DGRAM, .end = unbound },
+			  "", 24, files_ref);
+}
+
+/*
+ * A TCP or UDP socket: its INET_SOCK record, a new objref, as @is says
+ * (linger -1: off), then its @is.nr_opts options @opts; then its FD
+ * record @fd in the files table @files_ref.
+ */
+static void inet_sock(struct out *o, struct ckpt_hdr_inet_sock is,
+		      const struct ckpt_sockopt *opts, uint32_t fd, uint32_t files_ref)
+{
+	struct ckpt_hdr_fd d = { .fd = fd, .file_objref = o->next_ref++ };
+	size_t len = sizeof(is) + is.nr_opts * sizeof(*opts);
+	unsigned char *buf = malloc(len);
+
+	if (!buf)
+		abort();
+	is.linger = -1;
+	memcpy(buf, &is, sizeof(is));
+	if (is.nr_opts)
+		memcpy(buf + sizeof(is), opts, is.nr_opts * sizeof(*opts));
+	record(o, CKPT_HDR_INET_SOCK, d.file_objref, buf, len);
+	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+	free(buf);
+}
+
+/* The TCP and UDP sockets of mk_spec.tcp_listen, tcp6_listen, udp_bound. */
+static void inet_socks(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	const struct ckpt_sockopt tcp[] = {
+		{ .level = SOL_SOCKET, .name = SO_REUSEADDR, .value = 1 },
+		{ .level = SOL_TCP, .name = TCP_NODELAY, .value = 1 },
+	};
+	const struct ckpt_sockopt tcp6[] = {
+		{ .level = SOL_IPV6, .name = IPV6_V6ONLY, .value = 1 },
+	};
+
+	if (s->tcp_listen)
+		inet_sock(o, (struct ckpt_hdr_inet_sock){
+			.family = AF_INET, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
+			.port = MK_TCP_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
+			.backlog = MK_TCP_BACKLOG, .addr = { 127, 0, 0, 1 }, .nr_opts = 2 },
+			tcp, 25, files_ref);
+	if (s->tcp6_listen)
+		inet_sock(o, (struct ckpt_hdr_inet_sock){
+			.family = AF_INET6, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
+			.port = MK_TCP6_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
+			.backlog = MK_TCP6_BACKLOG, .nr_opts = s->nr_tcp6_opts ? s->nr_tcp6_opts : 1 },
+			s->nr_tcp6_opts ? s->tcp6_opts : tcp6, 26, files_ref);
+	if (s->udp_bound)
+		inet_sock(o, (struct ckpt_hdr_inet_sock){
+			.family = AF_INET, .type = SOCK_DGRAM, .protocol = IPPROTO_UDP,
+			.port = MK_UDP_PORT, .flags = CKPT_INET_BOUND }, NULL, 27, files_ref);
 }
 
 /*
@@ -584,6 +682,10 @@ static void process(struct out *o, const struct mk_spec *s,
 		mfvma.file_objref = memfd(o, s, files_ref);
 	if (s->ghost && e == s->tree)
 		gvma.file_objref = ghost(o, s, files_ref);
+	if (e == s->tree) {
+		unix_socks(o, s, files_ref);
+		inet_socks(o, s, files_ref);
+	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);
 	file(o, fs.cwd_objref, path, S_IFDIR | 0755);

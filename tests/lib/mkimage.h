@@ -102,6 +102,29 @@ struct mk_spec {
 	bool unix_pair, unix_closed;
 	uint32_t unix_type, unix_reserved, unix_msg_delta, unix_extra;
 	struct ckpt_unix_end unix_end[2];
+	/* the root holds unix sockets of no pair, each a UNIX_SOCK record
+	 * and an FD record naming it, after its deleted file's records:
+	 * unix_listen, a stream one listening on MK_USOCK_PATH (backlog
+	 * MK_USOCK_BACKLOG, mode MK_USOCK_MODE, owner MK_USOCK_UID:GID; with
+	 * unix_unlinked, its socket file removed) as fd 22; unix_abstract, a
+	 * seqpacket one listening on the abstract name MK_USOCK_ABSTRACT
+	 * (backlog MK_USOCK_BACKLOG) as fd 23; unix_unbound, a dgram one,
+	 * unbound, nonblocking, with SO_SNDBUF MK_USOCK_SNDBUF and
+	 * SO_PASSCRED, as fd 24. Each objref a new one, each end's other
+	 * options the kernel's defaults (peek_off -1, rcvlowat 1) */
+	bool unix_listen, unix_abstract, unix_unbound, unix_unlinked;
+	/* the root holds TCP and UDP sockets, each an INET_SOCK record and
+	 * an FD record naming it, after its unix sockets' records:
+	 * tcp_listen, an IPv4 one listening on 127.0.0.1:MK_TCP_PORT
+	 * (backlog MK_TCP_BACKLOG) with SO_REUSEADDR and TCP_NODELAY 1, as
+	 * fd 25; tcp6_listen, an IPv6 one listening on [::]:MK_TCP6_PORT
+	 * (backlog MK_TCP6_BACKLOG) with IPV6_V6ONLY 1, as fd 26; udp_bound,
+	 * an IPv4 UDP one bound to 0.0.0.0:MK_UDP_PORT, as fd 27. Each
+	 * objref a new one, linger -1 (off), nothing else set. With
+	 * nr_tcp6_opts, the IPv6 one has these tcp6_opts instead */
+	bool tcp_listen, tcp6_listen, udp_bound;
+	const struct ckpt_sockopt *tcp6_opts;
+	uint32_t nr_tcp6_opts;
 	/* the root holds a memfd (MK_MEMFD_*): its SHMEM record (flags
 	 * CKPT_SHMEM_MEMFD and NORESERVE, seals MK_MEMFD_SEALS, named
 	 * MK_MEMFD_NAME; with memfd_exec, CKPT_SHMEM_EXEC and no F_SEAL_EXEC)
@@ -160,6 +183,23 @@ struct mk_spec {
 #define MK_SHARED_FLAGS		0xf9ULL	/* VM_READ VM_SHARED VM_MAY* */
 
 #define MK_UNIX_FILL		'u'
+
+/* The root's unix sockets of no pair (mk_spec.unix_listen, unix_abstract, unix_unbound) */
+#define MK_USOCK_PATH		"/run/app.sock"
+#define MK_USOCK_MODE		0666U
+#define MK_USOCK_UID		1000U
+#define MK_USOCK_GID		100U
+#define MK_USOCK_BACKLOG	5U
+/* its name, sizeof() - 1 bytes: a NUL (abstract), a NUL and a control byte among them */
+#define MK_USOCK_ABSTRACT	"\0app.ctl\0\x01"
+#define MK_USOCK_SNDBUF		16384U
+
+/* The root's TCP and UDP sockets (mk_spec.tcp_listen, tcp6_listen, udp_bound) */
+#define MK_TCP_PORT		8080U
+#define MK_TCP_BACKLOG		128U
+#define MK_TCP6_PORT		8443U
+#define MK_TCP6_BACKLOG		5U
+#define MK_UDP_PORT		5353U
 
 #define MK_EPOLL_DATA		0x2aULL
 

@@ -32,7 +32,8 @@ static const char *const names[] = {
 	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
 	[CKPT_HDR_TIMERFD] = "TIMERFD", [CKPT_HDR_EPOLL] = "EPOLL",
 	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS", [CKPT_HDR_LOCK] = "LOCK",
-	[CKPT_HDR_UNIX_PAIR] = "UNIX_PAIR",
+	[CKPT_HDR_UNIX_PAIR] = "UNIX_PAIR", [CKPT_HDR_UNIX_SOCK] = "UNIX_SOCK",
+	[CKPT_HDR_INET_SOCK] = "INET_SOCK",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -76,6 +77,28 @@ const char *ci_unix_type(uint32_t type)
 	case SOCK_SEQPACKET: return "seqpacket";
 	}
 	return NULL;
+}
+
+const char *ci_unix_name(char *buf, size_t size, const char *name, uint32_t len)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t n = 0;
+	uint32_t i = 0;
+
+	if (size)
+		*buf = '\0';
+	if (!len)
+		return buf;
+	if (!p[0]) {	/* abstract: "@" for its first byte */
+		n = snprintf(buf, size, "@");
+		i = 1;
+	} else {	/* a path: not its final NUL */
+		len--;
+	}
+	for (; i < len && n < size; i++)
+		n += snprintf(buf + n, size - n, p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' ?
+			      "%c" : "\\x%02x", p[i]);
+	return buf;
 }
 
 const char *ci_unix_opt(unsigned int bit)
@@ -420,6 +443,17 @@ int rd_payload(struct reader *r, void *buf, size_t len)
 	return rd_skip(r, ((len + 7) & ~7ULL) - len, true);
 }
 
+int rd_head(struct reader *r, void *buf, size_t len)
+{
+	const char *name = ci_type_name(r->rec.type);
+
+	if (r->rec.len < len)
+		return rd_bad(r, "length %llu, shorter than %s %s record",
+			      (unsigned long long)r->rec.len, strchr("AEIOU", *name) ? "an" : "a",
+			      name);
+	return rd_get(r, buf, len);
+}
+
 void *rd_payload_alloc(struct reader *r)
 {
 	void *buf = malloc(r->rec.len);
@@ -492,8 +526,8 @@ int rd_fresh(struct reader *r, uint32_t ref, const char *what)
 
 /*
  * The record's objref is a new one: an owner's (TASK, MM, files table), a
- * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR), a PIPE's, a
- * SHMEM's or a GHOST's.
+ * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR, UNIX_SOCK,
+ * INET_SOCK), a PIPE's, a SHMEM's or a GHOST's.
  */
 static int fresh(struct reader *r)
 {
@@ -742,9 +776,9 @@ static int read_after_process(struct reader *r, enum stage *st)
 
 /*
  * A process's FILE, FD, FS, SHMEM, GHOST, PIPE, EVENTFD, SIGNALFD, TIMERFD,
- * EPOLL, EPOLL_ITEMS, LOCK and UNIX_PAIR records, each SHMEM and GHOST
- * followed by the PAGES records of its pages, up to its MM record; one FS
- * record among them.
+ * EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK and INET_SOCK records, each
+ * SHMEM and GHOST followed by the PAGES records of its pages, up to its MM
+ * record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
@@ -780,6 +814,10 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return rd_lock(r);
 	if (t == CKPT_HDR_UNIX_PAIR)
 		return fresh(r) || rd_unix_pair(r) ? -1 : 0;
+	if (t == CKPT_HDR_UNIX_SOCK)
+		return fresh(r) || rd_unix_sock(r) ? -1 : 0;
+	if (t == CKPT_HDR_INET_SOCK)
+		return fresh(r) || rd_inet_sock(r) ? -1 : 0;
 	if (t == CKPT_HDR_FS) {
 		if (p->fs_from != CI_NONE)
 			return rd_bad(r, "process %d shares the fs_struct of %d: no FS record of its own",
@@ -975,7 +1013,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -1006,6 +1044,8 @@ void ci_free(struct ci_image *img)
 		free(img->files[i].path);
 		free(img->files[i].items);
 		free(img->files[i].locks);
+		free(img->files[i].sun_path);
+		free(img->files[i].sockopts);
 	}
 	free(img->files);
 	for (i = 0; i < img->nr_shmems; i++)

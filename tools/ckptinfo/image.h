@@ -35,6 +35,8 @@ enum ci_file_kind {
 	CI_FILE_TIMERFD,	/* a TIMERFD record: tfd */
 	CI_FILE_EPOLL,		/* an EPOLL record: its EPOLL_ITEMS' items */
 	CI_FILE_UNIX,		/* an end of a UNIX_PAIR record: up, end */
+	CI_FILE_UNIX_SOCK,	/* a UNIX_SOCK record: us, sun_path */
+	CI_FILE_INET,		/* an INET_SOCK record: is, sockopts */
 };
 
 struct ci_file {
@@ -55,6 +57,10 @@ struct ci_file {
 	size_t nr_locks;
 	int end;			/* a UNIX_PAIR end's: 0 or 1 (up.end[end]: its own) */
 	struct ckpt_hdr_unix_pair up;
+	struct ckpt_hdr_unix_sock us;	/* a UNIX_SOCK record's, */
+	char *sun_path;			/* its name: us.addr_len bytes, NULL if 0 */
+	struct ckpt_hdr_inet_sock is;	/* an INET_SOCK record's, */
+	struct ckpt_sockopt *sockopts;	/* its is.nr_opts options, NULL if none */
 };
 
 /*
@@ -185,8 +191,38 @@ const char *ci_type_name(uint32_t type);
 const char *ci_vma_kind(uint32_t kind);
 /* F_SEAL_* bit @bit's name, "seal" to "exec" (a memfd's seals), or NULL. */
 const char *ci_seal_name(unsigned int bit);
-/* A UNIX_PAIR record's socket type: "stream", "dgram", "seqpacket", or NULL. */
+/* A UNIX_PAIR or UNIX_SOCK record's socket type: "stream", "dgram", "seqpacket", or NULL. */
 const char *ci_unix_type(uint32_t type);
+/* Room for what ci_unix_name() writes: "@" and 107 bytes as \xNN, or "" */
+#define CI_UNIX_NAME_MAX	(1 + 107 * 4 + 1)
+/*
+ * The name of a unix socket (a UNIX_SOCK record's), @len bytes of
+ * sun_path at @name, as ss shows it: a path without its final NUL, an
+ * abstract name "@" then its bytes after the first (a NUL), each byte
+ * outside printable ASCII, and a backslash, as \xNN; "" for none (@len
+ * 0). In @buf, @size bytes (CI_UNIX_NAME_MAX), cut to fit.
+ */
+const char *ci_unix_name(char *buf, size_t size, const char *name, uint32_t len);
+/* inet.c: an option an INET_SOCK record may carry, its level and name, and their names */
+struct ci_inet_opt {
+	uint32_t level, name;
+	const char *level_name;		/* "SOL_SOCKET", "SOL_IP", "SOL_IPV6", "SOL_TCP" */
+	const char *opt_name;		/* "SO_REUSEADDR"... */
+};
+/* The options restart sets: the kernel's table (inet_opts in kernel/checkpoint/inet.c) */
+#define CI_INET_NR_OPTS		97
+/* inet.c: option @i of that table, in its order (restart's); NULL past its end (and for -1). */
+const struct ci_inet_opt *ci_inet_opt(size_t i);
+/* inet.c: the index in that table of the option @level, @name, or -1: none. */
+int ci_inet_opt_index(uint32_t level, uint32_t name);
+/* inet.c: an INET_SOCK record's family, "inet" or "inet6", or NULL. */
+const char *ci_inet_family(uint32_t family);
+/* inet.c: an INET_SOCK record's protocol, "tcp" or "udp", or NULL. */
+const char *ci_inet_protocol(uint32_t protocol);
+/* Room for what ci_inet_addr() writes: INET6_ADDRSTRLEN */
+#define CI_INET_ADDR_MAX	46
+/* inet.c: the address of the INET_SOCK record @is as inet_ntop() writes it: "127.0.0.1", "::1" */
+const char *ci_inet_addr(char buf[CI_INET_ADDR_MAX], const struct ckpt_hdr_inet_sock *is);
 /* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
 const char *ci_unix_opt(unsigned int bit);
 /*

@@ -5,8 +5,10 @@
  * level, "tree" (every TREE entry), "processes" (each live process
  * with the same keys as the top level's), "shmem" (each SHMEM record,
  * an empty list in an image without shared memory), "ghosts" (each GHOST
- * record, an empty list in an image without deleted files) and "pipes"
- * (each PIPE record, an empty list in an image without pipes).
+ * record, an empty list in an image without deleted files), "pipes"
+ * (each PIPE record, an empty list in an image without pipes),
+ * "unix_socks" (each UNIX_SOCK record, an empty list in an image without
+ * one) and "inet_socks" (each INET_SOCK record, the same).
  */
 #include "image.h"
 
@@ -436,7 +438,7 @@ static void names(FILE *out, uint32_t mask, const char *(*name)(unsigned int bit
 		fputs("[]", out);
 }
 
-/* A buffer size a UNIX_PAIR record's end has set (@set), or null. */
+/* A buffer size a unix socket's end or an INET_SOCK record has set (@set), or null. */
 static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
 {
 	if (set)
@@ -446,15 +448,33 @@ static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
 }
 
 /*
+ * ", "shut_rd": .., "shut_wr": .., "opts": [..], "sndbuf": .., ...": the
+ * state of a unix socket's end @e (a pair's, a socket of no pair's):
+ * shut_rd, shut_wr, opts (["SO_PASSCRED", ...]), sndbuf, rcvbuf (null: not
+ * set), rcvtimeo_us, sndtimeo_us (0: none; -1: zero, no wait), peek_off
+ * (-1: off), rcvlowat, nr_msgs, bytes (queued to it).
+ */
+static void unix_end_keys(FILE *out, const struct ckpt_unix_end *e)
+{
+	fprintf(out, ", \"shut_rd\": %s, \"shut_wr\": %s, \"opts\": ",
+		e->shutdown & CKPT_UNIX_SHUT_RD ? "true" : "false",
+		e->shutdown & CKPT_UNIX_SHUT_WR ? "true" : "false");
+	names(out, e->opts, ci_unix_opt);
+	unix_buf(out, "sndbuf", e->opts & CKPT_UNIX_SNDBUF, e->sndbuf);
+	unix_buf(out, "rcvbuf", e->opts & CKPT_UNIX_RCVBUF, e->rcvbuf);
+	fprintf(out, ", \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %" PRId64
+		", \"peek_off\": %d, \"rcvlowat\": %d, \"nr_msgs\": %u, \"bytes\": %" PRIu64,
+		(int64_t)e->rcvtimeo, (int64_t)e->sndtimeo, e->peek_off, e->rcvlowat,
+		e->nr_msgs, (uint64_t)e->bytes);
+}
+
+/*
  * "unix": {type ("stream", "dgram", "seqpacket"), end (0 or 1), peer (the
- * other end's file, null: closed), shut_rd, shut_wr, opts (["SO_PASSCRED",
- * ...]), sndbuf, rcvbuf (null: not set), rcvtimeo_us, sndtimeo_us (0: none; -1: zero, no wait),
- * peek_off (-1: off), rcvlowat, nr_msgs, bytes (queued to it)} for an end
- * of a socketpair, else null.
+ * other end's file, null: closed), then its state (unix_end_keys())} for
+ * an end of a socketpair, else null.
  */
 static void unix_end(FILE *out, const struct ci_file *f)
 {
-	const struct ckpt_unix_end *e = &f->up.end[f->end];
 	uint32_t peer = f->up.end[!f->end].objref;
 
 	fputs(", \"unix\": ", out);
@@ -468,16 +488,8 @@ static void unix_end(FILE *out, const struct ci_file *f)
 		fprintf(out, "%u", peer);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"shut_rd\": %s, \"shut_wr\": %s, \"opts\": ",
-		e->shutdown & CKPT_UNIX_SHUT_RD ? "true" : "false",
-		e->shutdown & CKPT_UNIX_SHUT_WR ? "true" : "false");
-	names(out, e->opts, ci_unix_opt);
-	unix_buf(out, "sndbuf", e->opts & CKPT_UNIX_SNDBUF, e->sndbuf);
-	unix_buf(out, "rcvbuf", e->opts & CKPT_UNIX_RCVBUF, e->rcvbuf);
-	fprintf(out, ", \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %" PRId64
-		", \"peek_off\": %d, \"rcvlowat\": %d, \"nr_msgs\": %u, \"bytes\": %" PRIu64 "}",
-		(int64_t)e->rcvtimeo, (int64_t)e->sndtimeo, e->peek_off, e->rcvlowat,
-		e->nr_msgs, (uint64_t)e->bytes);
+	unix_end_keys(out, &f->up.end[f->end]);
+	fputc('}', out);
 }
 
 /* ", "@key": @objref" if @set, else ", "@key": null" */
@@ -560,6 +572,8 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			fputs("null", out);
 		}
 		unix_end(out, f);
+		objref_key(out, "unix_sock", f->kind == CI_FILE_UNIX_SOCK, f->objref);
+		objref_key(out, "inet_sock", f->kind == CI_FILE_INET, f->objref);
 		fputs(", \"locks\": [", out);
 		for (j = 0, lsep = ""; j < f->nr_locks; j++) {
 			const struct ckpt_hdr_lock *l = &f->locks[j];
@@ -711,6 +725,98 @@ static void pipes(FILE *out, const struct ci_image *img)
 	fputc(']', out);
 }
 
+/*
+ * "unix_socks": [{objref, type, listening, backlog, name, abstract,
+ * unlinked, mode, uid, gid, saved_with, then its state
+ * (unix_end_keys())}, ...]: every UNIX_SOCK record, image order; empty in
+ * an image without one. name: as the summary shows it (ci_unix_name()),
+ * null when unbound.
+ */
+static void unix_socks(FILE *out, const struct ci_image *img)
+{
+	const char *sep = "";
+	size_t i;
+
+	fputs(", \"unix_socks\": [", out);
+	for (i = 0; i < img->nr_files; i++) {
+		const struct ci_file *f = &img->files[i];
+		const struct ckpt_hdr_unix_sock *us = &f->us;
+		char name[CI_UNIX_NAME_MAX];
+
+		if (f->kind != CI_FILE_UNIX_SOCK)
+			continue;
+		fprintf(out, "%s{\"objref\": %u, \"type\": \"%s\", \"listening\": %s"
+			", \"backlog\": %u, \"name\": ", sep, f->objref, ci_unix_type(us->type),
+			us->flags & CKPT_UNIX_LISTEN ? "true" : "false", us->backlog);
+		if (us->addr_len)
+			str(out, ci_unix_name(name, sizeof(name), f->sun_path, us->addr_len));
+		else
+			fputs("null", out);
+		fprintf(out, ", \"abstract\": %s, \"unlinked\": %s, \"mode\": \"%04o\""
+			", \"uid\": %u, \"gid\": %u, \"saved_with\": %d",
+			us->addr_len && !f->sun_path[0] ? "true" : "false",
+			us->flags & CKPT_UNIX_UNLINKED ? "true" : "false", us->mode, us->uid,
+			us->gid, img->procs[f->proc].task.pid);
+		unix_end_keys(out, &us->end);
+		fputc('}', out);
+		sep = ", ";
+	}
+	fputc(']', out);
+}
+
+/*
+ * "inet_socks": [{objref, family ("inet", "inet6"), protocol ("tcp",
+ * "udp"), bound, listening, address (as inet_ntop() writes it; null: not
+ * bound), port, backlog, f_flags, nonblocking, sndbuf, rcvbuf (null: not
+ * set), linger (seconds, -1: off), rcvtimeo_us, sndtimeo_us (0: none; -1:
+ * zero, no wait), options ([{level, name, value}], level and name as
+ * "SOL_SOCKET", "SO_REUSEADDR"; table order), saved_with}, ...]: every
+ * INET_SOCK record, image order; empty in an image without one.
+ */
+static void inet_socks(FILE *out, const struct ci_image *img)
+{
+	const char *sep = "";
+	size_t i;
+	uint32_t j;
+
+	fputs(", \"inet_socks\": [", out);
+	for (i = 0; i < img->nr_files; i++) {
+		const struct ci_file *f = &img->files[i];
+		const struct ckpt_hdr_inet_sock *is = &f->is;
+		char addr[CI_INET_ADDR_MAX];
+
+		if (f->kind != CI_FILE_INET)
+			continue;
+		fprintf(out, "%s{\"objref\": %u, \"family\": \"%s\", \"protocol\": \"%s\""
+			", \"bound\": %s, \"listening\": %s, \"address\": ", sep, f->objref,
+			ci_inet_family(is->family), ci_inet_protocol(is->protocol),
+			is->flags & CKPT_INET_BOUND ? "true" : "false",
+			is->flags & CKPT_INET_LISTEN ? "true" : "false");
+		if (is->flags & CKPT_INET_BOUND)
+			str(out, ci_inet_addr(addr, is));
+		else
+			fputs("null", out);
+		fprintf(out, ", \"port\": %u, \"backlog\": %u, \"f_flags\": %u, \"nonblocking\": %s",
+			is->port, is->backlog, is->f_flags,
+			is->f_flags & 04000 /* O_NONBLOCK */ ? "true" : "false");
+		unix_buf(out, "sndbuf", is->sndbuf, is->sndbuf);
+		unix_buf(out, "rcvbuf", is->rcvbuf, is->rcvbuf);
+		fprintf(out, ", \"linger\": %d, \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %"
+			PRId64 ", \"options\": [", is->linger, (int64_t)is->rcvtimeo,
+			(int64_t)is->sndtimeo);
+		for (j = 0; j < is->nr_opts; j++) {
+			const struct ckpt_sockopt *o = &f->sockopts[j];
+			const struct ci_inet_opt *t = ci_inet_opt(ci_inet_opt_index(o->level, o->name));
+
+			fprintf(out, "%s{\"level\": \"%s\", \"name\": \"%s\", \"value\": %d}",
+				j ? ", " : "", t->level_name, t->opt_name, o->value);
+		}
+		fprintf(out, "], \"saved_with\": %d}", img->procs[f->proc].task.pid);
+		sep = ", ";
+	}
+	fputc(']', out);
+}
+
 /* "tree": [{pid, tgid, ppid, pgid, sid, zombie, exit_code}, ...] */
 static void tree(FILE *out, const struct ci_image *img)
 {
@@ -760,6 +866,8 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	shmems(out, img);
 	ghosts(out, img);
 	pipes(out, img);
+	unix_socks(out, img);
+	inet_socks(out, img);
 	fprintf(out, ", \"totals\": {\"records\": %zu, \"files\": %zu, \"pages\": %" PRIu64
 		", \"bytes\": %" PRIu64 "}, \"trailing_bytes\": %" PRIu64,
 		img->nr_records, img->nr_files, img->pages, img->size, img->trailing);

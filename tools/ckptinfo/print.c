@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 static void print_regs(FILE *out, const struct ckpt_hdr_cpu *c)
@@ -548,30 +549,25 @@ static size_t unix_timeo(char *buf, size_t size, const char *name, int64_t us)
 			us / 1000000, us / 1000 % 1000);
 }
 
-/*
- * "unix dgram socket, end 0 of pair 12, 3 messages, 120 bytes queued,
- * shut down for writing, SO_SNDBUF 65536, SO_PASSCRED, nonblocking": an end
- * of a socketpair (@f, a UNIX_PAIR record's), what is queued to it (to be
- * read from it), its shutdown, the options set on it.
- */
-static void unix_name(char *buf, size_t size, const struct ci_file *f)
-{
-	const struct ckpt_unix_end *e = &f->up.end[f->end];
-	uint32_t shut = e->shutdown;
-	size_t n = snprintf(buf, size, "unix %s socket, end %d of pair %u",
-			    ci_unix_type(f->up.type), f->end, f->up.end[0].objref);
-	uint32_t opts = e->opts & ~(CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF);
-
+/* Where in @buf (@size bytes) what comes after its @n bytes goes, and its room: none past the end */
+#define AT (n < size ? buf + n : NULL)
 #define ROOM (n < size ? size - n : 0)
-	if (!f->up.end[1].objref)
-		n += snprintf(buf + n, ROOM, ", its other end closed");
-	if (e->nr_msgs)
-		n += snprintf(buf + n, ROOM, ", %u message%s, %" PRIu64 " bytes queued",
-			      e->nr_msgs, e->nr_msgs == 1 ? "" : "s", (uint64_t)e->bytes);
-	else if (e->bytes)
-		n += snprintf(buf + n, ROOM, ", %" PRIu64 " bytes queued", (uint64_t)e->bytes);
+
+/*
+ * ", shut down for writing, SO_SNDBUF 65536, SO_PASSCRED, nonblocking": the
+ * shutdown of a unix socket's end @e (a pair's, a socket of no pair's) and
+ * the options set on it, in @buf (@size bytes); their length.
+ */
+static size_t unix_opts(char *buf, size_t size, const struct ckpt_unix_end *e)
+{
+	uint32_t shut = e->shutdown;
+	uint32_t opts = e->opts & ~(CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF);
+	size_t n = 0;
+
+	if (size)
+		*buf = '\0';
 	if (shut)
-		n += snprintf(buf + n, ROOM, ", shut down for %s",
+		n += snprintf(AT, ROOM, ", shut down for %s",
 			      shut == (CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR) ?
 			      "reading and writing" : shut & CKPT_UNIX_SHUT_RD ?
 			      "reading" : "writing");
@@ -581,23 +577,130 @@ static void unix_name(char *buf, size_t size, const struct ci_file *f)
 	 * unknown ones)
 	 */
 	if (e->opts & CKPT_UNIX_SNDBUF)
-		n += snprintf(buf + n, ROOM, ", SO_SNDBUF %u", e->sndbuf);
+		n += snprintf(AT, ROOM, ", SO_SNDBUF %u", e->sndbuf);
 	if (e->opts & CKPT_UNIX_RCVBUF)
-		n += snprintf(buf + n, ROOM, ", SO_RCVBUF %u", e->rcvbuf);
+		n += snprintf(AT, ROOM, ", SO_RCVBUF %u", e->rcvbuf);
 	if (opts) {
-		n += snprintf(buf + n, ROOM, ", ");
-		n += ci_bit_names(buf + n, ROOM, opts, ci_unix_opt, ", ");
+		n += snprintf(AT, ROOM, ", ");
+		n += ci_bit_names(AT, ROOM, opts, ci_unix_opt, ", ");
 	}
 	if (e->peek_off >= 0)
-		n += snprintf(buf + n, ROOM, ", SO_PEEK_OFF %d", e->peek_off);
+		n += snprintf(AT, ROOM, ", SO_PEEK_OFF %d", e->peek_off);
 	if (e->rcvlowat > 1)	/* 1: the default */
-		n += snprintf(buf + n, ROOM, ", SO_RCVLOWAT %d", e->rcvlowat);
-	n += unix_timeo(buf + n, ROOM, "SO_RCVTIMEO", e->rcvtimeo);
-	n += unix_timeo(buf + n, ROOM, "SO_SNDTIMEO", e->sndtimeo);
+		n += snprintf(AT, ROOM, ", SO_RCVLOWAT %d", e->rcvlowat);
+	n += unix_timeo(AT, ROOM, "SO_RCVTIMEO", e->rcvtimeo);
+	n += unix_timeo(AT, ROOM, "SO_SNDTIMEO", e->sndtimeo);
 	if (e->f_flags & 04000 /* O_NONBLOCK */)
-		snprintf(buf + n, ROOM, ", nonblocking");
-#undef ROOM
+		n += snprintf(AT, ROOM, ", nonblocking");
+	return n;
 }
+
+/*
+ * "unix dgram socket, end 0 of pair 12, 3 messages, 120 bytes queued,
+ * shut down for writing, SO_SNDBUF 65536, SO_PASSCRED, nonblocking": an end
+ * of a socketpair (@f, a UNIX_PAIR record's), what is queued to it (to be
+ * read from it), its shutdown, the options set on it.
+ */
+static void unix_name(char *buf, size_t size, const struct ci_file *f)
+{
+	const struct ckpt_unix_end *e = &f->up.end[f->end];
+	size_t n = snprintf(buf, size, "unix %s socket, end %d of pair %u",
+			    ci_unix_type(f->up.type), f->end, f->up.end[0].objref);
+
+	if (!f->up.end[1].objref)
+		n += snprintf(AT, ROOM, ", its other end closed");
+	if (e->nr_msgs)
+		n += snprintf(AT, ROOM, ", %u message%s, %" PRIu64 " bytes queued",
+			      e->nr_msgs, e->nr_msgs == 1 ? "" : "s", (uint64_t)e->bytes);
+	else if (e->bytes)
+		n += snprintf(AT, ROOM, ", %" PRIu64 " bytes queued", (uint64_t)e->bytes);
+	unix_opts(AT, ROOM, e);
+}
+
+/*
+ * "unix stream listening /tmp/x.sock (backlog 5, mode 0666, 0:0, its file
+ * removed), SO_PASSCRED", "unix dgram bound @name", "unix stream unbound":
+ * a unix socket of no pair (@f, a UNIX_SOCK record's), its name (an
+ * abstract one after "@", as ss shows it), whether it listens and its
+ * backlog, its socket file's mode and owner, then as a pair's end.
+ */
+static void unix_sock_name(char *buf, size_t size, const struct ci_file *f)
+{
+	const struct ckpt_hdr_unix_sock *us = &f->us;
+	bool path = us->addr_len && f->sun_path[0];
+	char name[CI_UNIX_NAME_MAX];
+	const char *sep = " (";
+	size_t n;
+
+	n = snprintf(buf, size, "unix %s %s%s%s", ci_unix_type(us->type),
+		     us->flags & CKPT_UNIX_LISTEN ? "listening" : us->addr_len ? "bound" : "unbound",
+		     us->addr_len ? " " : "", ci_unix_name(name, sizeof(name), f->sun_path,
+							   us->addr_len));
+	if (us->flags & CKPT_UNIX_LISTEN) {
+		n += snprintf(AT, ROOM, "%sbacklog %u", sep, us->backlog);
+		sep = ", ";
+	}
+	if (path) {
+		n += snprintf(AT, ROOM, "%smode %04o, %u:%u", sep, us->mode, us->uid, us->gid);
+		sep = ", ";
+	}
+	if (us->flags & CKPT_UNIX_UNLINKED)
+		n += snprintf(AT, ROOM, "%sits file removed", sep);
+	if (*sep == ',')
+		n += snprintf(AT, ROOM, ")");
+	unix_opts(AT, ROOM, &us->end);
+}
+
+/*
+ * "tcp listening 127.0.0.1:8080 (backlog 128, SO_REUSEADDR 1, TCP_NODELAY
+ * 1)", "udp6 bound [::1]:5353", "tcp unbound": a TCP or UDP socket (@f,
+ * an INET_SOCK record's), its protocol ("6" after it for IPv6), whether
+ * it listens, is bound or neither, its address and port (an IPv6 address
+ * in brackets); then in parentheses what is set: its backlog when
+ * listening, SO_SNDBUF, SO_RCVBUF, SO_LINGER, the timeouts, each option
+ * of the record with its value, nonblocking.
+ */
+static void inet_name(char *buf, size_t size, const struct ci_file *f)
+{
+	const struct ckpt_hdr_inet_sock *is = &f->is;
+	bool v6 = is->family == AF_INET6;
+	char addr[CI_INET_ADDR_MAX];
+	size_t n, start;
+	uint32_t i;
+
+	n = snprintf(buf, size, "%s%s %s", ci_inet_protocol(is->protocol), v6 ? "6" : "",
+		     is->flags & CKPT_INET_LISTEN ? "listening" :
+		     is->flags & CKPT_INET_BOUND ? "bound" : "unbound");
+	if (is->flags & CKPT_INET_BOUND)
+		n += snprintf(AT, ROOM, v6 ? " [%s]:%u" : " %s:%u", ci_inet_addr(addr, is),
+			      is->port);
+	start = n;	/* each item after ", ": the first one's becomes " (" */
+	if (is->flags & CKPT_INET_LISTEN)
+		n += snprintf(AT, ROOM, ", backlog %u", is->backlog);
+	if (is->sndbuf)
+		n += snprintf(AT, ROOM, ", SO_SNDBUF %u", is->sndbuf);
+	if (is->rcvbuf)
+		n += snprintf(AT, ROOM, ", SO_RCVBUF %u", is->rcvbuf);
+	if (is->linger >= 0)
+		n += snprintf(AT, ROOM, ", SO_LINGER %d s", is->linger);
+	n += unix_timeo(AT, ROOM, "SO_RCVTIMEO", is->rcvtimeo);
+	n += unix_timeo(AT, ROOM, "SO_SNDTIMEO", is->sndtimeo);
+	for (i = 0; i < is->nr_opts; i++) {
+		const struct ckpt_sockopt *o = &f->sockopts[i];
+
+		n += snprintf(AT, ROOM, ", %s %d",
+			      ci_inet_opt(ci_inet_opt_index(o->level, o->name))->opt_name, o->value);
+	}
+	if (is->f_flags & 04000 /* O_NONBLOCK */)
+		n += snprintf(AT, ROOM, ", nonblocking");
+	if (n == start || start + 2 >= size)
+		return;
+	buf[start] = ' ';
+	buf[start + 1] = '(';
+	snprintf(AT, ROOM, ")");
+}
+#undef AT
+#undef ROOM
 
 /*
  * "    watches fd 5 (file 12): events 0x19, data 0x2a": the items of the
@@ -718,6 +821,12 @@ static void print_files(FILE *out, const struct ci_image *img,
 			break;
 		case CI_FILE_UNIX:
 			unix_name(name, sizeof(name), f);
+			break;
+		case CI_FILE_UNIX_SOCK:
+			unix_sock_name(name, sizeof(name), f);
+			break;
+		case CI_FILE_INET:
+			inet_name(name, sizeof(name), f);
 			break;
 		}
 		fprintf(out, "  fd %-3u %s  flags %#o  pos %" PRId64 "%s", p->fds[i].fd,

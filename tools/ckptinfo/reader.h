@@ -24,6 +24,12 @@
 #define MAX_RECORDS	(1 << 24)
 #define MAX_PAGES_LEN	(16 + 512 * 8 + PAGE_SIZE + 512 * PAGE_SIZE)
 
+/*
+ * What fcntl(F_SETFL) sets, restart sets again on a file it makes: the
+ * kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME.
+ */
+#define SETFL_FLAGS	(02000U | 04000U | 040000U | 01000000U)
+
 /* A set of objrefs (never 0), open addressing. */
 struct objset {
 	uint32_t *slot;
@@ -66,6 +72,11 @@ int rd_bad(struct reader *r, const char *fmt, ...)
 int rd_get(struct reader *r, void *buf, size_t n);
 /* Read and drop @n bytes; @zero: they must be zero (padding). */
 int rd_skip(struct reader *r, uint64_t n, bool zero);
+/*
+ * The first @len bytes of the record's payload, a struct that more
+ * follows (the record no shorter).
+ */
+int rd_head(struct reader *r, void *buf, size_t len);
 /* The whole payload of a metadata record, exactly @len bytes, plus padding. */
 int rd_payload(struct reader *r, void *buf, size_t len);
 /* The whole payload of the record in a new buffer, or NULL (error set). */
@@ -119,11 +130,30 @@ int rd_epoll_items(struct reader *r);
 /* A LOCK record: a lock of a FILE record before it. */
 int rd_lock(struct reader *r);
 /*
- * A UNIX_PAIR record: the files of a socketpair's ends (the second's
- * objref new, or 0: closed), each as a FILE record is; their queues read
- * and dropped.
+ * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_SOCK or INET_SOCK record
+ * is, or an end of a UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
+ * path "", its access mode O_RDWR and @f_flags; NULL (error set) if none.
+ */
+struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
+			     enum ci_file_kind kind);
+
+/*
+ * unix.c: a UNIX_PAIR record: the files of a socketpair's ends (the
+ * second's objref new, or 0: closed), each as a FILE record is; their
+ * queues read and dropped.
  */
 int rd_unix_pair(struct reader *r);
+/*
+ * unix.c: a UNIX_SOCK record: a unix socket of no pair (unbound, bound,
+ * listening), a file as a FILE record is; its name kept.
+ */
+int rd_unix_sock(struct reader *r);
+/*
+ * inet.c: an INET_SOCK record: a TCP or UDP socket, not connected
+ * (unbound, bound, listening), a file as a FILE record is; its options
+ * kept.
+ */
+int rd_inet_sock(struct reader *r);
 /* A PAGES record of r->obj, the SHMEM or GHOST record before it: offsets in the object. */
 int rd_obj_pages(struct reader *r);
 int rd_fd(struct reader *r, struct ci_proc *p);

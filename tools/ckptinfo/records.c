@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS PROCESS FILE FD FS
- * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK UNIX_PAIR SHMEM GHOST MM
- * VMA PAGES XSTATE), each checked as restart checks it. Their order and objrefs
- * are image.c's.
+ * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK SHMEM GHOST MM VMA PAGES
+ * XSTATE), each checked as restart checks it. Their order and objrefs are
+ * image.c's; the unix sockets' records unix.c's.
  */
 #include "reader.h"
 
@@ -11,7 +11,6 @@
 #include <linux/personality.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 
 #define USER_TOP	(1ULL << 56)	/* above any x86_64 user address */
@@ -303,12 +302,6 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 #define O_PATH_FLAG		010000000U
 
 /*
- * What fcntl(F_SETFL) sets, restart sets again on a file it makes: the
- * kernel's x86_64 O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME.
- */
-#define SETFL_FLAGS	(02000U | 04000U | 040000U | 01000000U)
-
-/*
  * The open() flags a FILE record reopened by path may have, restart's
  * CKPT_OPEN_FLAGS (x86_64): the access mode, O_APPEND, O_NONBLOCK, O_DSYNC,
  * FASYNC, O_DIRECT, O_LARGEFILE, O_DIRECTORY, O_NOFOLLOW, O_NOATIME,
@@ -538,13 +531,8 @@ int rd_file(struct reader *r)
 	return path_file(r, &cf->f, buf);
 }
 
-/*
- * A file an EVENTFD, SIGNALFD, TIMERFD or EPOLL record is, or an end of a
- * UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
- * path "".
- */
-static struct ci_file *anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
-				 enum ci_file_kind kind)
+struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
+			     enum ci_file_kind kind)
 {
 	struct ci_image *img = r->img;
 	struct ci_file *cf;
@@ -577,7 +565,7 @@ int rd_eventfd(struct reader *r)
 		return -1;
 	if (e.flags & ~CKPT_EVENTFD_SEMAPHORE || e.f_flags & ~SETFL_FLAGS)
 		return rd_bad(r, "unknown flags %#x or f_flags %#x", e.flags, e.f_flags);
-	cf = anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EVENTFD);
+	cf = rd_anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EVENTFD);
 	if (!cf)
 		return -1;
 	cf->ev = e;
@@ -595,7 +583,7 @@ int rd_signalfd(struct reader *r)
 	if (s.mask & (1ULL << 8 | 1ULL << 18) || s.f_flags & ~SETFL_FLAGS || s.__reserved)
 		return rd_bad(r, "mask %#llx (SIGKILL or SIGSTOP), f_flags %#x or reserved field",
 			      (unsigned long long)s.mask, s.f_flags);
-	cf = anon_file(r, r->rec.objref, s.f_flags, CI_FILE_SIGNALFD);
+	cf = rd_anon_file(r, r->rec.objref, s.f_flags, CI_FILE_SIGNALFD);
 	if (!cf)
 		return -1;
 	cf->sfd = s;
@@ -619,7 +607,7 @@ int rd_timerfd(struct reader *r)
 	    (t.flags & CKPT_TIMERFD_ABSTIME && !realtime && t.value > max / 2))
 		return rd_bad(r, "clock %d, flags %#x, f_flags %#x, reserved field or time out of range",
 			      t.clockid, t.flags, t.f_flags);
-	cf = anon_file(r, r->rec.objref, t.f_flags, CI_FILE_TIMERFD);
+	cf = rd_anon_file(r, r->rec.objref, t.f_flags, CI_FILE_TIMERFD);
 	if (!cf)
 		return -1;
 	cf->tfd = t;
@@ -634,7 +622,7 @@ int rd_epoll(struct reader *r)
 		return -1;
 	if (e.f_flags & ~SETFL_FLAGS || e.__reserved)
 		return rd_bad(r, "f_flags %#x or reserved field", e.f_flags);
-	return anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EPOLL) ? 0 : -1;
+	return rd_anon_file(r, r->rec.objref, e.f_flags, CI_FILE_EPOLL) ? 0 : -1;
 }
 
 int rd_epoll_items(struct reader *r)
@@ -709,148 +697,6 @@ int rd_lock(struct reader *r)
 	return 0;
 }
 
-/* The options a UNIX_PAIR record keeps of an end, CKPT_UNIX_*. */
-#define UNIX_OPTS	(CKPT_UNIX_SNDBUF | CKPT_UNIX_RCVBUF | CKPT_UNIX_PASSCRED | \
-			 CKPT_UNIX_PASSPIDFD | CKPT_UNIX_PASSSEC | CKPT_UNIX_KEEPALIVE | \
-			 CKPT_UNIX_OOBINLINE | CKPT_UNIX_BROADCAST | CKPT_UNIX_DONTROUTE)
-#define UNIX_SHUT	(CKPT_UNIX_SHUT_RD | CKPT_UNIX_SHUT_WR)
-
-/* End @i of the UNIX_PAIR record @up on its own, as restart checks it. */
-static int unix_end_ok(struct reader *r, const struct ckpt_hdr_unix_pair *up, int i)
-{
-	const struct ckpt_unix_end *e = &up->end[i];
-
-	if (e->f_flags & ~SETFL_FLAGS)
-		return rd_bad(r, "end %d: f_flags %#o: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME",
-			      i, e->f_flags);
-	if (e->shutdown & ~UNIX_SHUT)
-		return rd_bad(r, "end %d: unknown shutdown bits %#x", i, e->shutdown);
-	if (e->opts & ~UNIX_OPTS)
-		return rd_bad(r, "end %d: unknown options %#x", i, e->opts);
-	if (!e->sndbuf != !(e->opts & CKPT_UNIX_SNDBUF) ||
-	    !e->rcvbuf != !(e->opts & CKPT_UNIX_RCVBUF))
-		return rd_bad(r, "end %d: sndbuf %u, rcvbuf %u with options %#x: a buffer size without its option, or the option without a size",
-			      i, e->sndbuf, e->rcvbuf, e->opts);
-	if (e->sndbuf > INT32_MAX || e->rcvbuf > INT32_MAX)
-		return rd_bad(r, "end %d: sndbuf %u or rcvbuf %u above INT_MAX", i, e->sndbuf,
-			      e->rcvbuf);
-	if (e->peek_off < -1)
-		return rd_bad(r, "end %d: peek_off %d, below -1 (off)", i, e->peek_off);
-	if (e->rcvlowat < 0)
-		return rd_bad(r, "end %d: negative rcvlowat %d", i, e->rcvlowat);
-	/* -1: a timeout of 0, reads and writes do not wait */
-	if (e->rcvtimeo < -1 || e->sndtimeo < -1)
-		return rd_bad(r, "end %d: a timeout below -1 (rcvtimeo %lld, sndtimeo %lld us)", i,
-			      (long long)e->rcvtimeo, (long long)e->sndtimeo);
-	if (e->__reserved)
-		return rd_bad(r, "end %d: reserved field %#x, not 0", i, e->__reserved);
-	if (e->nr_msgs > MAX_UNIX_MSGS || e->bytes > INT32_MAX)
-		return rd_bad(r, "end %d: %u messages, %llu bytes queued: more than %u messages or INT_MAX bytes",
-			      i, e->nr_msgs, (unsigned long long)e->bytes, MAX_UNIX_MSGS);
-	if (up->type == SOCK_STREAM && e->nr_msgs)
-		return rd_bad(r, "end %d: %u messages queued to a stream socket (its bytes are one stream: none)",
-			      i, e->nr_msgs);
-	if (up->type != SOCK_STREAM && e->bytes && !e->nr_msgs)
-		return rd_bad(r, "end %d: %llu bytes and no message queued to a %s socket", i,
-			      (unsigned long long)e->bytes, ci_unix_type(up->type));
-	return 0;
-}
-
-/* What shutdown() did to the ends of @up, as restart checks it. */
-static int unix_shutdowns(struct reader *r, const struct ckpt_hdr_unix_pair *up)
-{
-	uint32_t s0 = up->end[0].shutdown, s1 = up->end[1].shutdown;
-
-	if (up->type == SOCK_DGRAM)	/* each end's its own */
-		return 0;
-	if (!up->end[1].objref && s0 != UNIX_SHUT)
-		return rd_bad(r, "end 0 shutdown %#x, its other end closed: a %s socket's is %#x (reading and writing)",
-			      s0, ci_unix_type(up->type), UNIX_SHUT);
-	if (up->end[1].objref && (!(s0 & CKPT_UNIX_SHUT_RD) != !(s1 & CKPT_UNIX_SHUT_WR) ||
-				  !(s0 & CKPT_UNIX_SHUT_WR) != !(s1 & CKPT_UNIX_SHUT_RD)))
-		return rd_bad(r, "shutdown %#x on end 0, %#x on end 1: a connected pair's do not match (one end's reading is the other's writing)",
-			      s0, s1);
-	return 0;
-}
-
-/* The bytes of an end's queue in a UNIX_PAIR record: lengths, then data, each padded. */
-static uint64_t unix_queue_len(const struct ckpt_unix_end *e)
-{
-	return ((4ULL * e->nr_msgs + 7) & ~7ULL) + ((e->bytes + 7) & ~7ULL);
-}
-
-/* End @i's queue (@e): its message lengths summed, its bytes read and dropped. */
-static int unix_queue(struct reader *r, const struct ckpt_unix_end *e, int i, uint32_t type)
-{
-	uint32_t lens[1024];
-	uint64_t sum = 0;
-	size_t have, n, k;
-
-	for (have = 0; have < e->nr_msgs; have += n) {
-		n = e->nr_msgs - have < 1024 ? e->nr_msgs - have : 1024;
-		if (rd_get(r, lens, n * sizeof(lens[0])))
-			return -1;
-		for (k = 0; k < n; k++)
-			sum += lens[k];
-	}
-	if (rd_skip(r, (e->nr_msgs & 1) * 4ULL, true))
-		return -1;
-	if (type != SOCK_STREAM && sum != e->bytes)
-		return rd_bad(r, "end %d: its %u message lengths sum to %llu, not its %llu bytes",
-			      i, e->nr_msgs, (unsigned long long)sum,
-			      (unsigned long long)e->bytes);
-	if (rd_skip(r, e->bytes, false))
-		return -1;
-	return rd_skip(r, ((e->bytes + 7) & ~7ULL) - e->bytes, true);
-}
-
-int rd_unix_pair(struct reader *r)
-{
-	static const struct ckpt_unix_end closed;
-	struct ckpt_hdr_unix_pair up;
-	struct ci_file *cf;
-	uint64_t want;
-	int i;
-
-	if (r->rec.len < sizeof(up))
-		return rd_bad(r, "length %llu, shorter than a UNIX_PAIR record",
-			      (unsigned long long)r->rec.len);
-	if (rd_get(r, &up, sizeof(up)))
-		return -1;
-	if (!ci_unix_type(up.type))
-		return rd_bad(r, "socket type %u: not SOCK_STREAM (1), SOCK_DGRAM (2) or SOCK_SEQPACKET (5)",
-			      up.type);
-	if (up.__reserved)
-		return rd_bad(r, "reserved field %#x, not 0", up.__reserved);
-	if (up.end[0].objref != r->rec.objref)
-		return rd_bad(r, "end 0 objref %u is not the record's (%u)", up.end[0].objref,
-			      r->rec.objref);
-	if (!up.end[1].objref && memcmp(&up.end[1], &closed, sizeof(closed)))
-		return rd_bad(r, "end 1 closed (objref 0), yet its flags, shutdown, options, timeouts or queue not all 0");
-	for (i = 0; i < 2; i++)
-		if (unix_end_ok(r, &up, i))
-			return -1;
-	if (unix_shutdowns(r, &up))
-		return -1;
-	want = sizeof(up) + unix_queue_len(&up.end[0]) + unix_queue_len(&up.end[1]);
-	if (r->rec.len != want)
-		return rd_bad(r, "length %llu, expected %llu for the queues its ends say",
-			      (unsigned long long)r->rec.len, (unsigned long long)want);
-	if (up.end[1].objref && rd_fresh(r, up.end[1].objref, "end 1 objref"))
-		return -1;
-	for (i = 0; i < 2; i++)
-		if (unix_queue(r, &up.end[i], i, up.type))
-			return -1;
-	for (i = 0; i < (up.end[1].objref ? 2 : 1); i++) {
-		cf = anon_file(r, up.end[i].objref, up.end[i].f_flags, CI_FILE_UNIX);
-		if (!cf)
-			return -1;
-		cf->end = i;
-		cf->up = up;
-	}
-	return 0;
-}
-
 /*
  * A PIPE record: the image's, its ends (a FIFO's: the files open on it)
  * named by FILE records after it.
@@ -861,10 +707,7 @@ int rd_pipe(struct reader *r)
 	struct ckpt_hdr_pipe hp;
 	struct ci_pipe *cp;
 
-	if (r->rec.len < sizeof(hp))
-		return rd_bad(r, "length %llu, shorter than a PIPE record",
-			      (unsigned long long)r->rec.len);
-	if (rd_get(r, &hp, sizeof(hp)))
+	if (rd_head(r, &hp, sizeof(hp)))
 		return -1;
 	if (hp.flags & ~(CKPT_PIPE_FIFO | CKPT_PIPE_NO_WRITER))
 		return rd_bad(r, "unknown flags %#x", hp.flags);
