@@ -21,8 +21,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,27 +94,10 @@ static bool connects(const struct sockaddr_in *sin)
 	return ok;
 }
 
-/*
- * A child in a network namespace of its own, holding a TCP socket (its
- * addresses and defaults that namespace's): refused, the child carrying on.
- */
-static void other_netns(void)
+/* A TCP socket, in a child's network namespace. */
+static bool tcp_socket(void)
 {
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		tap_bail("fork: %m");
-	if (!pid) {
-		if (!null_stdio() || unshare(CLONE_NEWNET) || socket(AF_INET, SOCK_STREAM, 0) < 0)
-			_exit(126);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
-		tap_bail("setup: the child in a network namespace of its own did not stop (%#x)", st);
-	check_refused(pid, IMG, EOPNOTSUPP, "another network namespace",
-		      "a socket of another network namespace");
+	return socket(AF_INET, SOCK_STREAM, 0) >= 0;
 }
 
 /* The image of a child listening: its port taken while it lives. */
@@ -194,7 +175,8 @@ int main(void)
 		tap_bail("setup: a raw socket: %m");
 	refused(fd, EOPNOTSUPP, "protocol not saved", "a raw socket");
 
-	other_netns();
+	check_refused(fork_netns(tcp_socket), IMG, EOPNOTSUPP, "another network namespace",
+		      "a socket of another network namespace");
 	restarts();
 	return tap_done();
 }

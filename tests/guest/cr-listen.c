@@ -24,8 +24,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,28 +102,10 @@ static void restart_refused(int err, const char *want, const char *what)
 	       what, strerror(err), st, why);
 }
 
-/*
- * A child in a network namespace of its own, listening on an abstract
- * name (that namespace's): refused, the child carrying on.
- */
-static void other_netns(void)
+/* Listening on an abstract name, in a child's network namespace. */
+static bool abstract_listener(void)
 {
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		tap_bail("fork: %m");
-	if (!pid) {
-		if (!null_stdio() || unshare(CLONE_NEWNET))
-			_exit(126);
-		listener(ABSTRACT, sizeof(ABSTRACT) - 1);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
-		tap_bail("setup: the child in a network namespace of its own did not stop (%#x)", st);
-	check_refused(pid, IMG, EOPNOTSUPP, "of another network namespace",
-		      "a name of another network namespace");
+	return listener(ABSTRACT, sizeof(ABSTRACT) - 1) >= 0;
 }
 
 /*
@@ -235,7 +215,8 @@ int main(void)
 	refused(fd, EOPNOTSUPP, "relative path", "a socket bound to a relative path");
 	unlink("listen.rel");
 
-	other_netns();
+	check_refused(fork_netns(abstract_listener), IMG, EOPNOTSUPP,
+		      "of another network namespace", "a name of another network namespace");
 	restarts();
 	refused_restart_removes();
 	return tap_done();

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,6 +508,25 @@ void check_refused(pid_t pid, const char *img, int err, const char *want,
 	st = wait_exit(pid, 60);
 	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st),
 	       "%s: the refused child carries on and exits (status %#x)", what, st);
+}
+
+pid_t fork_netns(bool (*setup)(void))
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		tap_bail("fork: %m");
+	if (!pid) {
+		if (!null_stdio() || unshare(CLONE_NEWNET) || !setup())
+			_exit(126);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &st, WUNTRACED) != pid || !WIFSTOPPED(st))
+		tap_bail("setup: the child in a network namespace of its own did not stop (%#x)",
+			 st);
+	return pid;
 }
 
 pid_t fork_holding(int lo, int hi, bool exit_on_cont)

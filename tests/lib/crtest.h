@@ -103,6 +103,11 @@ const char *engine_stat(const char *key);
  * else it waits in pause() until killed.
  */
 pid_t fork_holding(int lo, int hi, bool exit_on_cont);
+/*
+ * A child in a network namespace of its own that ran @setup (false:
+ * exit 126), stopped; it exits 0 once continued.
+ */
+pid_t fork_netns(bool (*setup)(void));
 /* The pid written in @path, or 0. */
 pid_t pid_in(const char *path);
 /*
