@@ -6,13 +6,15 @@
  * 9: its set-up failed). Each socket's getsockname() is the same after
  * GO as before (ports the kernel chose), and:
  *   - a TCP socket listening on 127.0.0.1 (backlog 9, non-blocking,
- *     SO_REUSEADDR, TCP_NODELAY, TCP_KEEPIDLE 77, SO_RCVBUF 65536): its
- *     options as set, SO_ACCEPTCONN; a client connects and sends "hello",
- *     accepted (TCP_NODELAY inherited) and read;
+ *     SO_REUSEADDR, TCP_NODELAY, TCP_KEEPIDLE 77, SO_RCVBUF 65536,
+ *     TCP_MAXSEG 1000, congestion control "reno"): its options as set,
+ *     SO_ACCEPTCONN; a client connects and sends "hello", accepted
+ *     (TCP_NODELAY inherited) and read;
  *   - a TCP socket listening on [::1] with IPV6_V6ONLY: a client's "v6"
  *     accepted and read;
- *   - a UDP socket bound to 127.0.0.1 with SO_BROADCAST: a datagram sent
- *     to it received;
+ *   - a UDP socket bound to 127.0.0.1 with SO_BROADCAST, IP_TOS 0x10 then
+ *     SO_PRIORITY 5 (IP_TOS sets a priority too), owned by 4242:4243
+ *     (fchown()): a datagram sent to it received;
  *   - an unbound TCP socket with TCP_NODELAY: it connects to the first
  *     listener.
  */
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { TCP4, TCP6, UDP4, UNBOUND, NR };
@@ -100,7 +103,9 @@ int main(int argc, char **argv)
 	struct sockaddr_storage before[NR], after;
 	socklen_t blen[NR], alen;
 	int fd[NR], i, c, s;
-	char buf[16] = "";
+	char buf[16] = "", ca[16] = "";
+	socklen_t calen = sizeof(ca);
+	struct stat st = {};
 
 	if (argc != 4)
 		return 9;
@@ -109,6 +114,8 @@ int main(int argc, char **argv)
 	    !setint(fd[TCP4], IPPROTO_TCP, TCP_NODELAY, 1) ||
 	    !setint(fd[TCP4], IPPROTO_TCP, TCP_KEEPIDLE, 77) ||
 	    !setint(fd[TCP4], SOL_SOCKET, SO_RCVBUF, 65536) ||
+	    !setint(fd[TCP4], IPPROTO_TCP, TCP_MAXSEG, 1000) ||
+	    setsockopt(fd[TCP4], IPPROTO_TCP, TCP_CONGESTION, "reno", 4) ||
 	    bind(fd[TCP4], (struct sockaddr *)&sin, sizeof(sin)) || listen(fd[TCP4], 9))
 		return 9;
 	fd[TCP6] = socket(AF_INET6, SOCK_STREAM, 0);
@@ -117,6 +124,8 @@ int main(int argc, char **argv)
 		return 9;
 	fd[UDP4] = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd[UDP4] < 0 || !setint(fd[UDP4], SOL_SOCKET, SO_BROADCAST, 1) ||
+	    !setint(fd[UDP4], IPPROTO_IP, IP_TOS, 0x10) ||
+	    !setint(fd[UDP4], SOL_SOCKET, SO_PRIORITY, 5) || fchown(fd[UDP4], 4242, 4243) ||
 	    bind(fd[UDP4], (struct sockaddr *)&sin, sizeof(sin)))
 		return 9;
 	fd[UNBOUND] = socket(AF_INET, SOCK_STREAM, 0);
@@ -148,8 +157,20 @@ int main(int argc, char **argv)
 	if (getint(fd[TCP6], IPPROTO_IPV6, IPV6_V6ONLY) != 1 ||
 	    getint(fd[TCP6], SOL_SOCKET, SO_ACCEPTCONN) != 1)
 		check_fail("%s: IPV6_V6ONLY or SO_ACCEPTCONN not 1", names[TCP6]);
-	if (getint(fd[UDP4], SOL_SOCKET, SO_BROADCAST) != 1)
-		check_fail("%s: SO_BROADCAST not 1", names[UDP4]);
+	if (getint(fd[UDP4], SOL_SOCKET, SO_BROADCAST) != 1 ||
+	    getint(fd[UDP4], IPPROTO_IP, IP_TOS) != 0x10 ||
+	    getint(fd[UDP4], SOL_SOCKET, SO_PRIORITY) != 5)
+		check_fail("%s: SO_BROADCAST %d, IP_TOS %#x, SO_PRIORITY %d; want 1, 0x10, 5",
+			   names[UDP4], getint(fd[UDP4], SOL_SOCKET, SO_BROADCAST),
+			   getint(fd[UDP4], IPPROTO_IP, IP_TOS),
+			   getint(fd[UDP4], SOL_SOCKET, SO_PRIORITY));
+	if (fstat(fd[UDP4], &st) || st.st_uid != 4242 || st.st_gid != 4243)
+		check_fail("%s: owned by %u:%u, want 4242:4243", names[UDP4],
+			   (unsigned int)st.st_uid, (unsigned int)st.st_gid);
+	if (getsockopt(fd[TCP4], IPPROTO_TCP, TCP_CONGESTION, ca, &calen) || strcmp(ca, "reno") ||
+	    getint(fd[TCP4], IPPROTO_TCP, TCP_MAXSEG) != 1000)
+		check_fail("%s: congestion control %s, TCP_MAXSEG %d; want reno, 1000",
+			   names[TCP4], ca, getint(fd[TCP4], IPPROTO_TCP, TCP_MAXSEG));
 	if (getint(fd[UNBOUND], IPPROTO_TCP, TCP_NODELAY) != 1)
 		check_fail("%s: TCP_NODELAY not 1", names[UNBOUND]);
 
