@@ -115,6 +115,12 @@ int rd_file(struct reader *r);
 int rd_shmem(struct reader *r);
 /* A GHOST record: a deleted file, its PAGES records after it. */
 int rd_ghost(struct reader *r);
+/*
+ * Whether @path is one restart makes a file at (a deleted file's, a
+ * unix socket's): absolute, its last component a name (not empty, "."
+ * or "..").
+ */
+bool ci_path_names_file(const char *path);
 /* A PIPE record: its flags and size, its bytes in flight read and dropped. */
 int rd_pipe(struct reader *r);
 /* An EVENTFD record: a file of its own, as a FILE record is. */

@@ -850,6 +850,13 @@ int rd_shmem(struct reader *r)
  * NUL-terminated at its length, a mode of permissions only, its size and
  * pages as a memfd's, an owner that has ids.
  */
+bool ci_path_names_file(const char *path)
+{
+	const char *last = strrchr(path, '/');
+
+	return path[0] == '/' && last[1] && strcmp(last, "/.") && strcmp(last, "/..");
+}
+
 int rd_ghost(struct reader *r)
 {
 	struct ci_image *img = r->img;
@@ -878,8 +885,7 @@ int rd_ghost(struct reader *r)
 	if (buf.path[hg->path_len - 1] || strlen(buf.path) != hg->path_len - 1)
 		return rd_bad(r, "a deleted file's path not NUL-terminated at its length %u, or with a NUL before",
 			      hg->path_len);
-	if (buf.path[0] != '/' || !strrchr(buf.path, '/')[1] ||
-	    !strcmp(strrchr(buf.path, '/'), "/.") || !strcmp(strrchr(buf.path, '/'), "/.."))
+	if (!ci_path_names_file(buf.path))
 		return rd_bad(r, "a deleted file's path \"%s\": not absolute, or not ending in a name",
 			      buf.path);
 	if (hg->mode & ~07777U)

@@ -181,8 +181,8 @@ int rd_unix_pair(struct reader *r)
 
 /*
  * The name of the UNIX_SOCK record @us, its addr_len bytes at @name, as
- * restart checks it: none (unbound), a path (absolute, NUL-terminated at
- * addr_len, no NUL before), or an abstract name (a NUL, then any bytes);
+ * restart checks it: none (unbound), a path (absolute, ending in a name,
+ * NUL-terminated at addr_len, no NUL before), or an abstract name (a NUL, then any bytes);
  * CKPT_UNIX_UNLINKED with a path only.
  */
 static int unix_sock_name_ok(struct reader *r, const struct ckpt_hdr_unix_sock *us,
@@ -197,8 +197,8 @@ static int unix_sock_name_ok(struct reader *r, const struct ckpt_hdr_unix_sock *
 	if (path && strlen(name) != n - 1)
 		return rd_bad(r, "a path name with a NUL at byte %zu, before its end (addr_len %u)",
 			      strlen(name), n);
-	if (path && name[0] != '/')
-		return rd_bad(r, "a path name \"%s\" not absolute",
+	if (path && !ci_path_names_file(name))
+		return rd_bad(r, "a path name \"%s\": not absolute, or not ending in a name",
 			      ci_unix_name(shown, sizeof(shown), name, n));
 	if (!path && us->flags & CKPT_UNIX_UNLINKED)
 		return rd_bad(r, "flags %#x: CKPT_UNIX_UNLINKED on %s (only a path's socket file is removed)",
