@@ -17,7 +17,10 @@
  *   - an autobound datagram socket (an abstract name the kernel chose);
  *   - an unbound stream socket: it connects to OUT.sock;
  *   - OUT.gone: a stream socket listening whose socket file was removed:
- *     its path leads nowhere (connect(): ENOENT), SO_ACCEPTCONN still.
+ *     its path leads nowhere (connect(): ENOENT), SO_ACCEPTCONN still;
+ *   - OUT.reload: a daemon's reload: the old listener's file removed, a
+ *     new listener bound at the same path (a later descriptor): a client
+ *     of the path reaches the new one, the old one still listens.
  */
 #include "helper.h"
 
@@ -35,11 +38,12 @@
 #define ABSTRACT	"\0cr-listen"
 #define SEQ_BYTES	3000
 
-enum { SOCK, SEQ, DGRAM, AUTO, UNBOUND, GONE, NR };
+enum { SOCK, SEQ, DGRAM, AUTO, UNBOUND, GONE, OLD, NEW, NR };
 
 static const char *const names[NR] = {
 	"the path listener", "the abstract listener", "the bound datagram socket",
 	"the autobound socket", "the unbound socket", "the listener whose file was removed",
+	"the reloaded daemon's old listener", "the reloaded daemon's new listener",
 };
 
 struct name {
@@ -175,7 +179,7 @@ static void check_gone(int fd, const char *path)
 
 int main(int argc, char **argv)
 {
-	char sock_path[100], dgram_path[100], gone_path[100];
+	char sock_path[100], dgram_path[100], gone_path[100], reload_path[100];
 	struct sockaddr_un sun;
 	struct name before[NR], after;
 	int fd[NR], i, rcvbuf = 65536;
@@ -186,6 +190,8 @@ int main(int argc, char **argv)
 	snprintf(sock_path, sizeof(sock_path), "%s.sock", argv[3]);
 	snprintf(dgram_path, sizeof(dgram_path), "%s.dgram", argv[3]);
 	snprintf(gone_path, sizeof(gone_path), "%s.gone", argv[3]);
+	snprintf(reload_path, sizeof(reload_path), "%s.reload", argv[3]);
+	unlink(reload_path);
 	unlink(sock_path);
 	unlink(dgram_path);
 	unlink(gone_path);
@@ -212,6 +218,14 @@ int main(int argc, char **argv)
 	len = make_addr(&sun, gone_path, strlen(gone_path) + 1);
 	if (fd[UNBOUND] < 0 || fd[GONE] < 0 || bind(fd[GONE], (struct sockaddr *)&sun, len) ||
 	    listen(fd[GONE], 1) || unlink(gone_path))
+		return 9;
+	len = make_addr(&sun, reload_path, strlen(reload_path) + 1);
+	fd[OLD] = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (fd[OLD] < 0 || bind(fd[OLD], (struct sockaddr *)&sun, len) || listen(fd[OLD], 1) ||
+	    unlink(reload_path))
+		return 9;
+	fd[NEW] = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (fd[NEW] < 0 || bind(fd[NEW], (struct sockaddr *)&sun, len) || listen(fd[NEW], 1))
 		return 9;
 	for (i = 0; i < NR; i++)
 		if (!getname(fd[i], &before[i]))
@@ -243,5 +257,11 @@ int main(int argc, char **argv)
 	if (connect(fd[UNBOUND], (struct sockaddr *)&sun, len))
 		check_fail("%s: cannot connect to %s: %m", names[UNBOUND], sock_path);
 	check_gone(fd[GONE], gone_path);
+	len = make_addr(&sun, reload_path, strlen(reload_path) + 1);
+	i = client(SOCK_STREAM, &sun, len);
+	if (i < 0 || accept(fd[OLD], NULL, NULL) >= 0 || accept(fd[NEW], NULL, NULL) < 0 ||
+	    sockopt(fd[OLD], SO_ACCEPTCONN) != 1)
+		check_fail("%s and %s: a client of %s did not reach the new one only: %m",
+			   names[OLD], names[NEW], reload_path);
 	return checks_status();
 }
