@@ -7,11 +7,12 @@
  * with messages queued and options set, unix sockets of no pair (a
  * stream one listening on a path, its file removed, a seqpacket one
  * listening on an abstract name, an unbound datagram one with options
- * set), TCP and UDP sockets (an IPv4 and an IPv6 one listening with
- * options set, a UDP one bound), a FIFO with bytes in flight
- * open for reading, writing and both, a memfd with its name, seals and
- * pages, open and mapped shared and privately, a deleted file (a GHOST
- * with its pages and holes, linkable) open and mapped shared and
+ * set), TCP and UDP sockets (an IPv4 and an IPv6 one listening, a UDP
+ * one bound, each with every option it has, its owner, the TCP ones
+ * their congestion control, the IPv6 one TCP_MAXSEG), a FIFO with bytes
+ * in flight open for reading, writing and both, a memfd with its name,
+ * seals and pages, open and mapped shared and privately, a deleted file
+ * (a GHOST with its pages and holes, linkable) open and mapped shared and
  * privately, and a shared mapping of a regular file; the process tree of
  * a root, a thread, two children and a zombie. Exit 0 once written.
  */

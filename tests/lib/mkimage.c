@@ -194,6 +194,97 @@ static void unix_socks(struct out *o, const struct mk_spec *s, uint32_t files_re
 }
 
 /*
+ * The options of restart's table (inet_opts, kernel/checkpoint/inet.c), in
+ * its order, each with its value on a new socket under Linux's default
+ * sysctls; @proto: of that protocol only (0: any).
+ */
+#define O(level, name)		{ level, name, 0, 0 }
+#define V(level, name, value)	{ level, name, value, 0 }
+static const struct { uint32_t level, name; int32_t value; uint32_t proto; } inet_defaults[] = {
+	O(SOL_SOCKET, SO_DEBUG), O(SOL_SOCKET, SO_REUSEADDR),
+	O(SOL_SOCKET, SO_REUSEPORT), O(SOL_SOCKET, SO_KEEPALIVE),
+	O(SOL_SOCKET, SO_BROADCAST), O(SOL_SOCKET, SO_DONTROUTE),
+	O(SOL_SOCKET, SO_OOBINLINE), O(SOL_SOCKET, SO_NO_CHECK),
+	O(SOL_SOCKET, SO_MARK), O(SOL_SOCKET, 75 /* SO_RCVMARK */),
+	V(SOL_SOCKET, SO_RCVLOWAT, 1), V(SOL_SOCKET, SO_PEEK_OFF, -1),
+	O(SOL_SOCKET, SO_PASSCRED), O(SOL_SOCKET, SO_PASSSEC),
+	O(SOL_SOCKET, SO_TIMESTAMP_OLD), O(SOL_SOCKET, SO_TIMESTAMPNS_OLD),
+	O(SOL_SOCKET, SO_RXQ_OVFL), O(SOL_SOCKET, SO_WIFI_STATUS),
+	O(SOL_SOCKET, SO_NOFCS), O(SOL_SOCKET, SO_SELECT_ERR_QUEUE),
+	O(SOL_SOCKET, SO_BUSY_POLL), O(SOL_SOCKET, 69 /* SO_PREFER_BUSY_POLL */),
+	O(SOL_SOCKET, SO_ZEROCOPY), V(SOL_SOCKET, 74 /* SO_TXREHASH */, 1),
+	V(SOL_SOCKET, SO_MAX_PACING_RATE, -1), O(SOL_SOCKET, 73 /* SO_RESERVE_MEM */),
+	{ SOL_SOCKET, SO_INCOMING_CPU, -1, IPPROTO_TCP },
+	O(SOL_IP, IP_TOS), V(SOL_IP, IP_TTL, 64), O(SOL_IP, IP_MINTTL),
+	O(SOL_IP, IP_RECVERR), O(SOL_IP, 26 /* IP_RECVERR_RFC4884 */),
+	O(SOL_IP, IP_RECVTTL), O(SOL_IP, IP_RECVTOS), O(SOL_IP, IP_RECVOPTS),
+	O(SOL_IP, IP_RETOPTS), O(SOL_IP, IP_PKTINFO), O(SOL_IP, IP_PASSSEC),
+	O(SOL_IP, IP_RECVORIGDSTADDR), O(SOL_IP, IP_RECVFRAGSIZE),
+	O(SOL_IP, IP_CHECKSUM), V(SOL_IP, IP_MTU_DISCOVER, IP_PMTUDISC_WANT),
+	O(SOL_IP, IP_FREEBIND), O(SOL_IP, IP_TRANSPARENT),
+	O(SOL_IP, IP_BIND_ADDRESS_NO_PORT), O(SOL_IP, IP_NODEFRAG),
+	O(SOL_IP, 51 /* IP_LOCAL_PORT_RANGE */), V(SOL_IP, IP_MULTICAST_TTL, 1),
+	V(SOL_IP, IP_MULTICAST_LOOP, 1), V(SOL_IP, IP_MULTICAST_ALL, 1),
+	O(SOL_IPV6, IPV6_V6ONLY), V(SOL_IPV6, IPV6_UNICAST_HOPS, 64),
+	V(SOL_IPV6, IPV6_MULTICAST_HOPS, 1), V(SOL_IPV6, IPV6_MULTICAST_LOOP, 1),
+	V(SOL_IPV6, IPV6_MULTICAST_ALL, 1), O(SOL_IPV6, IPV6_2292PKTINFO),
+	O(SOL_IPV6, IPV6_2292HOPOPTS), O(SOL_IPV6, IPV6_2292DSTOPTS),
+	O(SOL_IPV6, IPV6_2292RTHDR), O(SOL_IPV6, IPV6_2292HOPLIMIT),
+	O(SOL_IPV6, IPV6_RECVPKTINFO), O(SOL_IPV6, IPV6_RECVHOPLIMIT),
+	O(SOL_IPV6, IPV6_RECVRTHDR), O(SOL_IPV6, IPV6_RECVHOPOPTS),
+	O(SOL_IPV6, IPV6_RECVDSTOPTS), O(SOL_IPV6, IPV6_RECVTCLASS),
+	O(SOL_IPV6, IPV6_RECVPATHMTU), O(SOL_IPV6, IPV6_RECVORIGDSTADDR),
+	O(SOL_IPV6, IPV6_RECVERR), O(SOL_IPV6, 31 /* IPV6_RECVERR_RFC4884 */),
+	O(SOL_IPV6, IPV6_RECVFRAGSIZE), V(SOL_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_WANT),
+	O(SOL_IPV6, IPV6_TCLASS), O(SOL_IPV6, 11 /* IPV6_FLOWINFO */),
+	O(SOL_IPV6, 33 /* IPV6_FLOWINFO_SEND */), O(SOL_IPV6, IPV6_FREEBIND),
+	O(SOL_IPV6, IPV6_TRANSPARENT), V(SOL_IPV6, IPV6_AUTOFLOWLABEL, 1),
+	O(SOL_IPV6, IPV6_DONTFRAG), O(SOL_IPV6, IPV6_MINHOPCOUNT),
+	/* IPV6_PREFER_SRC_PUBTMP_DEFAULT | IPV6_PREFER_SRC_HOME */
+	V(SOL_IPV6, IPV6_ADDR_PREFERENCES, 0x500),
+	O(SOL_TCP, TCP_NODELAY), O(SOL_TCP, TCP_CORK),
+	V(SOL_TCP, TCP_KEEPIDLE, 7200), V(SOL_TCP, TCP_KEEPINTVL, 75),
+	V(SOL_TCP, TCP_KEEPCNT, 9), V(SOL_TCP, TCP_SYNCNT, 6),
+	V(SOL_TCP, TCP_LINGER2, 60), O(SOL_TCP, TCP_DEFER_ACCEPT),
+	O(SOL_TCP, TCP_WINDOW_CLAMP), O(SOL_TCP, TCP_USER_TIMEOUT),
+	O(SOL_TCP, TCP_NOTSENT_LOWAT), O(SOL_TCP, TCP_FASTOPEN),
+	O(SOL_TCP, TCP_FASTOPEN_CONNECT), O(SOL_TCP, TCP_FASTOPEN_NO_COOKIE),
+	O(SOL_TCP, TCP_THIN_LINEAR_TIMEOUTS), O(SOL_TCP, TCP_SAVE_SYN),
+	O(SOL_TCP, 37 /* TCP_TX_DELAY */), O(SOL_TCP, 36 /* TCP_INQ */),
+	O(SOL_SOCKET, SO_PRIORITY),
+};
+#undef O
+#undef V
+
+/*
+ * Into @o, the options of inet_defaults a socket of @family and @protocol
+ * has, as checkpoint saves them (each one it has, in the table's order),
+ * of their default values but those of the @nr level and name pairs of
+ * @set, 1; their number.
+ */
+static uint32_t inet_opts(struct ckpt_sockopt *o, int family, int protocol,
+			  const uint32_t (*set)[2], size_t nr)
+{
+	uint32_t n = 0;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(inet_defaults) / sizeof(inet_defaults[0]); i++) {
+		if ((inet_defaults[i].proto && inet_defaults[i].proto != (uint32_t)protocol) ||
+		    (inet_defaults[i].level == SOL_IPV6 && family != AF_INET6) ||
+		    (inet_defaults[i].level == SOL_TCP && protocol != IPPROTO_TCP))
+			continue;
+		o[n] = (struct ckpt_sockopt){ .level = inet_defaults[i].level,
+					      .name = inet_defaults[i].name,
+					      .value = inet_defaults[i].value };
+		for (j = 0; j < nr; j++)
+			if (set[j][0] == o[n].level && set[j][1] == o[n].name)
+				o[n].value = 1;
+		n++;
+	}
+	return n;
+}
+
+/*
  * A TCP or UDP socket: its INET_SOCK record, a new objref, as @is says
  * (linger -1: off), then its @is.nr_opts options @opts; then its FD
  * record @fd in the files table @files_ref.
@@ -219,30 +310,38 @@ static void inet_sock(struct out *o, struct ckpt_hdr_inet_sock is,
 /* The TCP and UDP sockets of mk_spec.tcp_listen, tcp6_listen, udp_bound. */
 static void inet_socks(struct out *o, const struct mk_spec *s, uint32_t files_ref)
 {
-	const struct ckpt_sockopt tcp[] = {
-		{ .level = SOL_SOCKET, .name = SO_REUSEADDR, .value = 1 },
-		{ .level = SOL_TCP, .name = TCP_NODELAY, .value = 1 },
+	static const uint32_t tcp_set[][2] = {
+		{ SOL_SOCKET, SO_REUSEADDR }, { SOL_TCP, TCP_NODELAY },
 	};
-	const struct ckpt_sockopt tcp6[] = {
-		{ .level = SOL_IPV6, .name = IPV6_V6ONLY, .value = 1 },
-	};
+	static const uint32_t tcp6_set[][2] = { { SOL_IPV6, IPV6_V6ONLY } };
+	struct ckpt_sockopt opts[sizeof(inet_defaults) / sizeof(inet_defaults[0])];
+	uint32_t n;
 
-	if (s->tcp_listen)
+	if (s->tcp_listen) {
+		n = inet_opts(opts, AF_INET, IPPROTO_TCP, tcp_set, 2);
 		inet_sock(o, (struct ckpt_hdr_inet_sock){
 			.family = AF_INET, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
 			.port = MK_TCP_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
-			.backlog = MK_TCP_BACKLOG, .addr = { 127, 0, 0, 1 }, .nr_opts = 2 },
-			tcp, 25, files_ref);
-	if (s->tcp6_listen)
+			.backlog = MK_TCP_BACKLOG, .addr = { 127, 0, 0, 1 }, .nr_opts = n,
+			.congestion = MK_TCP_CC }, opts, 25, files_ref);
+	}
+	if (s->tcp6_listen) {
+		n = s->nr_tcp6_opts ? s->nr_tcp6_opts :
+		    inet_opts(opts, AF_INET6, IPPROTO_TCP, tcp6_set, 1);
 		inet_sock(o, (struct ckpt_hdr_inet_sock){
 			.family = AF_INET6, .type = SOCK_STREAM, .protocol = IPPROTO_TCP,
 			.port = MK_TCP6_PORT, .flags = CKPT_INET_BOUND | CKPT_INET_LISTEN,
-			.backlog = MK_TCP6_BACKLOG, .nr_opts = s->nr_tcp6_opts ? s->nr_tcp6_opts : 1 },
-			s->nr_tcp6_opts ? s->tcp6_opts : tcp6, 26, files_ref);
-	if (s->udp_bound)
+			.backlog = MK_TCP6_BACKLOG, .mss = MK_TCP6_MSS, .nr_opts = n,
+			.congestion = MK_TCP6_CC }, s->nr_tcp6_opts ? s->tcp6_opts : opts, 26,
+			files_ref);
+	}
+	if (s->udp_bound) {
+		n = inet_opts(opts, AF_INET, IPPROTO_UDP, NULL, 0);
 		inet_sock(o, (struct ckpt_hdr_inet_sock){
 			.family = AF_INET, .type = SOCK_DGRAM, .protocol = IPPROTO_UDP,
-			.port = MK_UDP_PORT, .flags = CKPT_INET_BOUND }, NULL, 27, files_ref);
+			.port = MK_UDP_PORT, .flags = CKPT_INET_BOUND, .uid = MK_UDP_UID,
+			.gid = MK_UDP_GID, .nr_opts = n }, opts, 27, files_ref);
+	}
 }
 
 /*

@@ -114,14 +114,19 @@ struct mk_spec {
 	 * options the kernel's defaults (peek_off -1, rcvlowat 1) */
 	bool unix_listen, unix_abstract, unix_unbound, unix_unlinked;
 	/* the root holds TCP and UDP sockets, each an INET_SOCK record and
-	 * an FD record naming it, after its unix sockets' records:
-	 * tcp_listen, an IPv4 one listening on 127.0.0.1:MK_TCP_PORT
-	 * (backlog MK_TCP_BACKLOG) with SO_REUSEADDR and TCP_NODELAY 1, as
-	 * fd 25; tcp6_listen, an IPv6 one listening on [::]:MK_TCP6_PORT
-	 * (backlog MK_TCP6_BACKLOG) with IPV6_V6ONLY 1, as fd 26; udp_bound,
-	 * an IPv4 UDP one bound to 0.0.0.0:MK_UDP_PORT, as fd 27. Each
-	 * objref a new one, linger -1 (off), nothing else set. With
-	 * nr_tcp6_opts, the IPv6 one has these tcp6_opts instead */
+	 * an FD record naming it, after its unix sockets' records, with
+	 * every option of restart's table it has (MK_*_NR_OPTS), in its
+	 * order, of the value a new socket has under Linux's default
+	 * sysctls but for those said: tcp_listen, an IPv4 one listening on
+	 * 127.0.0.1:MK_TCP_PORT (backlog MK_TCP_BACKLOG) with SO_REUSEADDR
+	 * and TCP_NODELAY 1, congestion control MK_TCP_CC, as fd 25;
+	 * tcp6_listen, an IPv6 one listening on [::]:MK_TCP6_PORT (backlog
+	 * MK_TCP6_BACKLOG) with IPV6_V6ONLY 1, TCP_MAXSEG MK_TCP6_MSS,
+	 * congestion control MK_TCP6_CC, as fd 26; udp_bound, an IPv4 UDP
+	 * one bound to 0.0.0.0:MK_UDP_PORT, owned by MK_UDP_UID:GID, as fd
+	 * 27. Each objref a new one, owned by 0:0 unless said, linger -1
+	 * (off), nothing else set. With nr_tcp6_opts, the IPv6 one has
+	 * these tcp6_opts instead */
 	bool tcp_listen, tcp6_listen, udp_bound;
 	const struct ckpt_sockopt *tcp6_opts;
 	uint32_t nr_tcp6_opts;
@@ -200,6 +205,15 @@ struct mk_spec {
 #define MK_TCP6_PORT		8443U
 #define MK_TCP6_BACKLOG		5U
 #define MK_UDP_PORT		5353U
+#define MK_TCP_CC		"cubic"
+#define MK_TCP6_MSS		1400U
+#define MK_TCP6_CC		"reno"
+#define MK_UDP_UID		1000U
+#define MK_UDP_GID		100U
+/* how many options each has: those of restart's table it has (SOL_IPV6: IPv6; SOL_TCP: TCP) */
+#define MK_TCP_NR_OPTS		69U
+#define MK_TCP6_NR_OPTS		100U
+#define MK_UDP_NR_OPTS		50U
 
 #define MK_EPOLL_DATA		0x2aULL
 

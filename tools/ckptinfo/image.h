@@ -203,14 +203,19 @@ const char *ci_unix_type(uint32_t type);
  * 0). In @buf, @size bytes (CI_UNIX_NAME_MAX), cut to fit.
  */
 const char *ci_unix_name(char *buf, size_t size, const char *name, uint32_t len);
-/* inet.c: an option an INET_SOCK record may carry, its level and name, and their names */
+/*
+ * inet.c: an option an INET_SOCK record may carry, its level and name,
+ * the protocol it is of (IPPROTO_TCP; 0: any), whether the summary shows
+ * it (when not 0), and the names of its level and of itself
+ */
 struct ci_inet_opt {
-	uint32_t level, name;
+	uint32_t level, name, proto;
+	bool shown;			/* in the summary when not 0; else in --json only */
 	const char *level_name;		/* "SOL_SOCKET", "SOL_IP", "SOL_IPV6", "SOL_TCP" */
 	const char *opt_name;		/* "SO_REUSEADDR"... */
 };
-/* The options restart sets: the kernel's table (inet_opts in kernel/checkpoint/inet.c) */
-#define CI_INET_NR_OPTS		97
+/* The options checkpoint saves: the kernel's table (inet_opts in kernel/checkpoint/inet.c) */
+#define CI_INET_NR_OPTS		100
 /* inet.c: option @i of that table, in its order (restart's); NULL past its end (and for -1). */
 const struct ci_inet_opt *ci_inet_opt(size_t i);
 /* inet.c: the index in that table of the option @level, @name, or -1: none. */

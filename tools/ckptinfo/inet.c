@@ -23,14 +23,14 @@
 #ifndef SO_PREFER_BUSY_POLL
 #define SO_PREFER_BUSY_POLL	69
 #endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET	70
-#endif
 #ifndef SO_TXREHASH
 #define SO_TXREHASH		74
 #endif
 #ifndef SO_RCVMARK
 #define SO_RCVMARK		75
+#endif
+#ifndef SO_RESERVE_MEM
+#define SO_RESERVE_MEM		73
 #endif
 #ifndef IP_RECVERR_RFC4884
 #define IP_RECVERR_RFC4884	26
@@ -48,60 +48,71 @@
 #define TCP_TX_DELAY		37
 #endif
 
-#define OPT(level, name)	{ level, name, #level, #name }
+/*
+ * An option of any protocol; one the summary shows when not 0 (SHOWN);
+ * one of TCP sockets only (TCP_ONLY).
+ */
+#define OPT(level, name)	{ level, name, 0, false, #level, #name }
+#define SHOWN(level, name)	{ level, name, 0, true, #level, #name }
+#define TCP_ONLY(level, name)	{ level, name, IPPROTO_TCP, false, #level, #name }
 
 /*
  * The kernel's inet_opts (kernel/checkpoint/inet.c), in its order: the
  * options an INET_SOCK record may carry, each an int, in the order
- * restart sets them.
+ * restart sets them (SO_PRIORITY last: IP_TOS sets it too). SHOWN: the
+ * options whose value is 0 on a new socket with Linux's default sysctls,
+ * the summary's (docs/ckptinfo.md).
  */
 static const struct ci_inet_opt opts[] = {
-	OPT(SOL_SOCKET, SO_REUSEADDR), OPT(SOL_SOCKET, SO_REUSEPORT),
-	OPT(SOL_SOCKET, SO_KEEPALIVE), OPT(SOL_SOCKET, SO_BROADCAST),
-	OPT(SOL_SOCKET, SO_DONTROUTE), OPT(SOL_SOCKET, SO_OOBINLINE),
-	OPT(SOL_SOCKET, SO_NO_CHECK), OPT(SOL_SOCKET, SO_PRIORITY),
-	OPT(SOL_SOCKET, SO_MARK), OPT(SOL_SOCKET, SO_RCVMARK),
+	OPT(SOL_SOCKET, SO_DEBUG), SHOWN(SOL_SOCKET, SO_REUSEADDR),
+	SHOWN(SOL_SOCKET, SO_REUSEPORT), SHOWN(SOL_SOCKET, SO_KEEPALIVE),
+	SHOWN(SOL_SOCKET, SO_BROADCAST), SHOWN(SOL_SOCKET, SO_DONTROUTE),
+	SHOWN(SOL_SOCKET, SO_OOBINLINE), OPT(SOL_SOCKET, SO_NO_CHECK),
+	SHOWN(SOL_SOCKET, SO_MARK), OPT(SOL_SOCKET, SO_RCVMARK),
 	OPT(SOL_SOCKET, SO_RCVLOWAT), OPT(SOL_SOCKET, SO_PEEK_OFF),
 	OPT(SOL_SOCKET, SO_PASSCRED), OPT(SOL_SOCKET, SO_PASSSEC),
 	OPT(SOL_SOCKET, SO_TIMESTAMP_OLD), OPT(SOL_SOCKET, SO_TIMESTAMPNS_OLD),
 	OPT(SOL_SOCKET, SO_RXQ_OVFL), OPT(SOL_SOCKET, SO_WIFI_STATUS),
 	OPT(SOL_SOCKET, SO_NOFCS), OPT(SOL_SOCKET, SO_SELECT_ERR_QUEUE),
 	OPT(SOL_SOCKET, SO_BUSY_POLL), OPT(SOL_SOCKET, SO_PREFER_BUSY_POLL),
-	OPT(SOL_SOCKET, SO_BUSY_POLL_BUDGET), OPT(SOL_SOCKET, SO_ZEROCOPY),
-	OPT(SOL_SOCKET, SO_TXREHASH), OPT(SOL_SOCKET, SO_MAX_PACING_RATE),
-	OPT(SOL_IP, IP_TOS), OPT(SOL_IP, IP_TTL), OPT(SOL_IP, IP_MINTTL),
+	OPT(SOL_SOCKET, SO_ZEROCOPY), OPT(SOL_SOCKET, SO_TXREHASH),
+	OPT(SOL_SOCKET, SO_MAX_PACING_RATE), OPT(SOL_SOCKET, SO_RESERVE_MEM),
+	TCP_ONLY(SOL_SOCKET, SO_INCOMING_CPU),
+	SHOWN(SOL_IP, IP_TOS), OPT(SOL_IP, IP_TTL), OPT(SOL_IP, IP_MINTTL),
 	OPT(SOL_IP, IP_RECVERR), OPT(SOL_IP, IP_RECVERR_RFC4884),
 	OPT(SOL_IP, IP_RECVTTL), OPT(SOL_IP, IP_RECVTOS), OPT(SOL_IP, IP_RECVOPTS),
 	OPT(SOL_IP, IP_RETOPTS), OPT(SOL_IP, IP_PKTINFO), OPT(SOL_IP, IP_PASSSEC),
 	OPT(SOL_IP, IP_RECVORIGDSTADDR), OPT(SOL_IP, IP_RECVFRAGSIZE),
 	OPT(SOL_IP, IP_CHECKSUM), OPT(SOL_IP, IP_MTU_DISCOVER),
-	OPT(SOL_IP, IP_FREEBIND), OPT(SOL_IP, IP_TRANSPARENT),
-	OPT(SOL_IP, IP_BIND_ADDRESS_NO_PORT), OPT(SOL_IP, IP_NODEFRAG),
+	SHOWN(SOL_IP, IP_FREEBIND), SHOWN(SOL_IP, IP_TRANSPARENT),
+	SHOWN(SOL_IP, IP_BIND_ADDRESS_NO_PORT), OPT(SOL_IP, IP_NODEFRAG),
 	OPT(SOL_IP, IP_LOCAL_PORT_RANGE), OPT(SOL_IP, IP_MULTICAST_TTL),
 	OPT(SOL_IP, IP_MULTICAST_LOOP), OPT(SOL_IP, IP_MULTICAST_ALL),
-	OPT(SOL_IPV6, IPV6_V6ONLY), OPT(SOL_IPV6, IPV6_UNICAST_HOPS),
+	SHOWN(SOL_IPV6, IPV6_V6ONLY), OPT(SOL_IPV6, IPV6_UNICAST_HOPS),
 	OPT(SOL_IPV6, IPV6_MULTICAST_HOPS), OPT(SOL_IPV6, IPV6_MULTICAST_LOOP),
-	OPT(SOL_IPV6, IPV6_MULTICAST_IF), OPT(SOL_IPV6, IPV6_MULTICAST_ALL),
+	OPT(SOL_IPV6, IPV6_MULTICAST_ALL), OPT(SOL_IPV6, IPV6_2292PKTINFO),
+	OPT(SOL_IPV6, IPV6_2292HOPOPTS), OPT(SOL_IPV6, IPV6_2292DSTOPTS),
+	OPT(SOL_IPV6, IPV6_2292RTHDR), OPT(SOL_IPV6, IPV6_2292HOPLIMIT),
 	OPT(SOL_IPV6, IPV6_RECVPKTINFO), OPT(SOL_IPV6, IPV6_RECVHOPLIMIT),
 	OPT(SOL_IPV6, IPV6_RECVRTHDR), OPT(SOL_IPV6, IPV6_RECVHOPOPTS),
 	OPT(SOL_IPV6, IPV6_RECVDSTOPTS), OPT(SOL_IPV6, IPV6_RECVTCLASS),
 	OPT(SOL_IPV6, IPV6_RECVPATHMTU), OPT(SOL_IPV6, IPV6_RECVORIGDSTADDR),
 	OPT(SOL_IPV6, IPV6_RECVERR), OPT(SOL_IPV6, IPV6_RECVERR_RFC4884),
 	OPT(SOL_IPV6, IPV6_RECVFRAGSIZE), OPT(SOL_IPV6, IPV6_MTU_DISCOVER),
-	OPT(SOL_IPV6, IPV6_MTU), OPT(SOL_IPV6, IPV6_TCLASS),
-	OPT(SOL_IPV6, IPV6_FLOWINFO), OPT(SOL_IPV6, IPV6_FLOWINFO_SEND),
-	OPT(SOL_IPV6, IPV6_FREEBIND), OPT(SOL_IPV6, IPV6_TRANSPARENT),
-	OPT(SOL_IPV6, IPV6_AUTOFLOWLABEL), OPT(SOL_IPV6, IPV6_DONTFRAG),
-	OPT(SOL_IPV6, IPV6_MINHOPCOUNT), OPT(SOL_IPV6, IPV6_ADDR_PREFERENCES),
-	OPT(SOL_TCP, TCP_NODELAY), OPT(SOL_TCP, TCP_MAXSEG), OPT(SOL_TCP, TCP_CORK),
+	SHOWN(SOL_IPV6, IPV6_TCLASS), OPT(SOL_IPV6, IPV6_FLOWINFO),
+	OPT(SOL_IPV6, IPV6_FLOWINFO_SEND), SHOWN(SOL_IPV6, IPV6_FREEBIND),
+	SHOWN(SOL_IPV6, IPV6_TRANSPARENT), OPT(SOL_IPV6, IPV6_AUTOFLOWLABEL),
+	OPT(SOL_IPV6, IPV6_DONTFRAG), OPT(SOL_IPV6, IPV6_MINHOPCOUNT),
+	OPT(SOL_IPV6, IPV6_ADDR_PREFERENCES),
+	SHOWN(SOL_TCP, TCP_NODELAY), SHOWN(SOL_TCP, TCP_CORK),
 	OPT(SOL_TCP, TCP_KEEPIDLE), OPT(SOL_TCP, TCP_KEEPINTVL),
 	OPT(SOL_TCP, TCP_KEEPCNT), OPT(SOL_TCP, TCP_SYNCNT), OPT(SOL_TCP, TCP_LINGER2),
-	OPT(SOL_TCP, TCP_DEFER_ACCEPT), OPT(SOL_TCP, TCP_WINDOW_CLAMP),
-	OPT(SOL_TCP, TCP_USER_TIMEOUT), OPT(SOL_TCP, TCP_NOTSENT_LOWAT),
-	OPT(SOL_TCP, TCP_FASTOPEN), OPT(SOL_TCP, TCP_FASTOPEN_CONNECT),
+	SHOWN(SOL_TCP, TCP_DEFER_ACCEPT), OPT(SOL_TCP, TCP_WINDOW_CLAMP),
+	SHOWN(SOL_TCP, TCP_USER_TIMEOUT), OPT(SOL_TCP, TCP_NOTSENT_LOWAT),
+	SHOWN(SOL_TCP, TCP_FASTOPEN), SHOWN(SOL_TCP, TCP_FASTOPEN_CONNECT),
 	OPT(SOL_TCP, TCP_FASTOPEN_NO_COOKIE), OPT(SOL_TCP, TCP_THIN_LINEAR_TIMEOUTS),
-	OPT(SOL_TCP, TCP_THIN_DUPACK), OPT(SOL_TCP, TCP_SAVE_SYN),
-	OPT(SOL_TCP, TCP_TX_DELAY), OPT(SOL_TCP, TCP_INQ),
+	OPT(SOL_TCP, TCP_SAVE_SYN), OPT(SOL_TCP, TCP_TX_DELAY), OPT(SOL_TCP, TCP_INQ),
+	SHOWN(SOL_SOCKET, SO_PRIORITY),
 };
 
 #define NR_OPTS	(sizeof(opts) / sizeof(opts[0]))
@@ -168,16 +179,19 @@ static int inet_kind_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is)
 
 /*
  * The fields of the INET_SOCK record @is restart sets on the new socket,
- * as it checks them: flags, reserved field, f_flags, buffer sizes,
- * linger, timeouts.
+ * as it checks them: flags, owner, f_flags, buffer sizes, linger,
+ * timeouts.
  */
 static int inet_fields_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is)
 {
 	if (is->flags & ~INET_FLAGS)
 		return rd_bad(r, "flags %#x: more than CKPT_INET_BOUND (0x1) and CKPT_INET_LISTEN (0x2)",
 			      is->flags);
-	if (is->__reserved)
-		return rd_bad(r, "reserved field %#x, not 0", is->__reserved);
+	/* (uid_t)-1 is no user: fchown() takes it for "unchanged" */
+	if (is->uid == UINT32_MAX)
+		return rd_bad(r, "uid %u ((uid_t)-1): not an owner fchown() gives", is->uid);
+	if (is->gid == UINT32_MAX)
+		return rd_bad(r, "gid %u ((gid_t)-1): not a group fchown() gives", is->gid);
 	if (is->f_flags & ~SETFL_FLAGS)
 		return rd_bad(r, "f_flags %#o: more than O_APPEND, O_NONBLOCK, O_DIRECT, O_NOATIME",
 			      is->f_flags);
@@ -192,6 +206,37 @@ static int inet_fields_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is)
 		return rd_bad(r, "rcvtimeo %lld us, below -1", (long long)is->rcvtimeo);
 	if (is->sndtimeo < -1)
 		return rd_bad(r, "sndtimeo %lld us, below -1", (long long)is->sndtimeo);
+	return 0;
+}
+
+/*
+ * The TCP_MAXSEG and congestion control of the INET_SOCK record @is, as
+ * restart checks them: the name NUL-terminated in its 16 bytes, there on
+ * a TCP socket, all zeros on a UDP one, which has no TCP_MAXSEG either.
+ */
+static int inet_tcp_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is)
+{
+	const size_t size = sizeof(is->congestion);
+	char name[CI_UNIX_NAME_MAX];
+	size_t i;
+
+	if (is->congestion[size - 1])
+		return rd_bad(r, "congestion control not NUL-terminated in its %zu bytes", size);
+	if (is->protocol == IPPROTO_TCP) {
+		if (!is->congestion[0])
+			return rd_bad(r, "a tcp socket without its congestion control (congestion empty)");
+		return 0;
+	}
+	if (is->congestion[0])
+		return rd_bad(r, "congestion control \"%s\" on a udp socket (TCP only: all zeros)",
+			      ci_unix_name(name, sizeof(name), is->congestion,
+					   strlen(is->congestion) + 1));
+	if (is->mss)
+		return rd_bad(r, "mss %u on a udp socket (TCP_MAXSEG: TCP only, 0)", is->mss);
+	for (i = 1; i < size; i++)
+		if (is->congestion[i])
+			return rd_bad(r, "congestion of a udp socket with byte %zu not zero (all zeros)",
+				      i);
 	return 0;
 }
 
@@ -233,8 +278,9 @@ static int inet_bound_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is)
 /*
  * The @n options @o of the INET_SOCK record @is, as restart checks them:
  * each in the table, after the one before it in the table's order (so
- * none twice), its reserved field 0, of a level the socket has (SOL_IPV6:
- * AF_INET6 only; SOL_TCP: TCP only).
+ * none twice), its reserved field 0, one the socket has: of its protocol
+ * if the table says one (SO_INCOMING_CPU: TCP only), of a level it has
+ * (SOL_IPV6: AF_INET6 only; SOL_TCP: TCP only).
  */
 static int inet_opts_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is,
 			const struct ckpt_sockopt *o, uint32_t n)
@@ -253,6 +299,10 @@ static int inet_opts_ok(struct reader *r, const struct ckpt_hdr_inet_sock *is,
 		if (o[i].__reserved)
 			return rd_bad(r, "option %u (%s): reserved field %#x, not 0", i,
 				      opts[idx].opt_name, o[i].__reserved);
+		if (opts[idx].proto && opts[idx].proto != is->protocol)
+			return rd_bad(r, "option %u: %s on a %s socket (%s only)", i,
+				      opts[idx].opt_name, ci_inet_protocol(is->protocol),
+				      ci_inet_protocol(opts[idx].proto));
 		if (opts[idx].level == SOL_IPV6 && is->family != AF_INET6)
 			return rd_bad(r, "option %u: %s on an AF_INET socket (SOL_IPV6: AF_INET6 only)",
 				      i, opts[idx].opt_name);
@@ -283,8 +333,8 @@ int rd_inet_sock(struct reader *r)
 			      is.nr_opts);
 	if (rd_get(r, o, is.nr_opts * sizeof(o[0])))
 		return -1;
-	if (inet_kind_ok(r, &is) || inet_fields_ok(r, &is) || inet_bound_ok(r, &is) ||
-	    inet_opts_ok(r, &is, o, is.nr_opts))
+	if (inet_kind_ok(r, &is) || inet_fields_ok(r, &is) || inet_tcp_ok(r, &is) ||
+	    inet_bound_ok(r, &is) || inet_opts_ok(r, &is, o, is.nr_opts))
 		return -1;
 	cf = rd_anon_file(r, r->rec.objref, is.f_flags, CI_FILE_INET);
 	if (!cf)

@@ -438,7 +438,10 @@ static void names(FILE *out, uint32_t mask, const char *(*name)(unsigned int bit
 		fputs("[]", out);
 }
 
-/* A buffer size a unix socket's end or an INET_SOCK record has set (@set), or null. */
+/*
+ * A buffer size a unix socket's end or an INET_SOCK record has set
+ * (@set), or null; an INET_SOCK record's mss the same.
+ */
 static void unix_buf(FILE *out, const char *key, bool set, uint32_t v)
 {
 	if (set)
@@ -769,9 +772,12 @@ static void unix_socks(FILE *out, const struct ci_image *img)
  * "udp"), bound, listening, address (as inet_ntop() writes it; null: not
  * bound), port, backlog, f_flags, nonblocking, sndbuf, rcvbuf (null: not
  * set), linger (seconds, -1: off), rcvtimeo_us, sndtimeo_us (0: none; -1:
- * zero, no wait), options ([{level, name, value}], level and name as
- * "SOL_SOCKET", "SO_REUSEADDR"; table order), saved_with}, ...]: every
- * INET_SOCK record, image order; empty in an image without one.
+ * zero, no wait), uid, gid (its owner), mss (TCP_MAXSEG as set; null: not
+ * set, or UDP), congestion (TCP: its congestion control, "cubic"; null:
+ * UDP), options ([{level, name, value}], level and name as "SOL_SOCKET",
+ * "SO_REUSEADDR": every option the record has, table order), saved_with},
+ * ...]: every INET_SOCK record, image order; empty in an image without
+ * one.
  */
 static void inet_socks(FILE *out, const struct ci_image *img)
 {
@@ -802,8 +808,15 @@ static void inet_socks(FILE *out, const struct ci_image *img)
 		unix_buf(out, "sndbuf", is->sndbuf, is->sndbuf);
 		unix_buf(out, "rcvbuf", is->rcvbuf, is->rcvbuf);
 		fprintf(out, ", \"linger\": %d, \"rcvtimeo_us\": %" PRId64 ", \"sndtimeo_us\": %"
-			PRId64 ", \"options\": [", is->linger, (int64_t)is->rcvtimeo,
-			(int64_t)is->sndtimeo);
+			PRId64 ", \"uid\": %u, \"gid\": %u", is->linger, (int64_t)is->rcvtimeo,
+			(int64_t)is->sndtimeo, is->uid, is->gid);
+		unix_buf(out, "mss", is->mss, is->mss);
+		fputs(", \"congestion\": ", out);
+		if (is->congestion[0])
+			str(out, is->congestion);
+		else
+			fputs("null", out);
+		fputs(", \"options\": [", out);
 		for (j = 0; j < is->nr_opts; j++) {
 			const struct ckpt_sockopt *o = &f->sockopts[j];
 			const struct ci_inet_opt *t = ci_inet_opt(ci_inet_opt_index(o->level, o->name));

@@ -652,20 +652,24 @@ static void unix_sock_name(char *buf, size_t size, const struct ci_file *f)
 }
 
 /*
- * "tcp listening 127.0.0.1:8080 (backlog 128, SO_REUSEADDR 1, TCP_NODELAY
- * 1)", "udp6 bound [::1]:5353", "tcp unbound": a TCP or UDP socket (@f,
- * an INET_SOCK record's), its protocol ("6" after it for IPv6), whether
- * it listens, is bound or neither, its address and port (an IPv6 address
- * in brackets); then in parentheses what is set: its backlog when
- * listening, SO_SNDBUF, SO_RCVBUF, SO_LINGER, the timeouts, each option
- * of the record with its value, nonblocking.
+ * "tcp listening 127.0.0.1:8080 (backlog 128, owner 0:0, cc cubic,
+ * SO_REUSEADDR 1, TCP_NODELAY 1, 69 options saved)", "udp6 bound
+ * [::1]:5353 (owner 0:0, 31 options saved)": a TCP or UDP socket (@f, an
+ * INET_SOCK record's), its protocol ("6" after it for IPv6), whether it
+ * listens, is bound or neither, its address and port (an IPv6 address in
+ * brackets); then in parentheses its backlog when listening, its owner,
+ * SO_SNDBUF, SO_RCVBUF, SO_LINGER and the timeouts when set, TCP_MAXSEG
+ * when set ("mss 1000"), the congestion control of a TCP socket, each
+ * option of the record the table marks shown whose value is not 0, how
+ * many options the record has, nonblocking.
  */
 static void inet_name(char *buf, size_t size, const struct ci_file *f)
 {
 	const struct ckpt_hdr_inet_sock *is = &f->is;
 	bool v6 = is->family == AF_INET6;
-	char addr[CI_INET_ADDR_MAX];
-	size_t n, start;
+	char addr[CI_INET_ADDR_MAX], cc[CI_UNIX_NAME_MAX];
+	const struct ci_inet_opt *t;
+	size_t n;
 	uint32_t i;
 
 	n = snprintf(buf, size, "%s%s %s", ci_inet_protocol(is->protocol), v6 ? "6" : "",
@@ -674,9 +678,10 @@ static void inet_name(char *buf, size_t size, const struct ci_file *f)
 	if (is->flags & CKPT_INET_BOUND)
 		n += snprintf(AT, ROOM, v6 ? " [%s]:%u" : " %s:%u", ci_inet_addr(addr, is),
 			      is->port);
-	start = n;	/* each item after ", ": the first one's becomes " (" */
+	n += snprintf(AT, ROOM, " (");
 	if (is->flags & CKPT_INET_LISTEN)
-		n += snprintf(AT, ROOM, ", backlog %u", is->backlog);
+		n += snprintf(AT, ROOM, "backlog %u, ", is->backlog);
+	n += snprintf(AT, ROOM, "owner %u:%u", is->uid, is->gid);
 	if (is->sndbuf)
 		n += snprintf(AT, ROOM, ", SO_SNDBUF %u", is->sndbuf);
 	if (is->rcvbuf)
@@ -685,18 +690,22 @@ static void inet_name(char *buf, size_t size, const struct ci_file *f)
 		n += snprintf(AT, ROOM, ", SO_LINGER %d s", is->linger);
 	n += unix_timeo(AT, ROOM, "SO_RCVTIMEO", is->rcvtimeo);
 	n += unix_timeo(AT, ROOM, "SO_SNDTIMEO", is->sndtimeo);
+	if (is->mss)
+		n += snprintf(AT, ROOM, ", mss %u", is->mss);
+	if (is->congestion[0])
+		n += snprintf(AT, ROOM, ", cc %s",
+			      ci_unix_name(cc, sizeof(cc), is->congestion,
+					   strlen(is->congestion) + 1));
 	for (i = 0; i < is->nr_opts; i++) {
 		const struct ckpt_sockopt *o = &f->sockopts[i];
 
-		n += snprintf(AT, ROOM, ", %s %d",
-			      ci_inet_opt(ci_inet_opt_index(o->level, o->name))->opt_name, o->value);
+		t = ci_inet_opt(ci_inet_opt_index(o->level, o->name));
+		if (t->shown && o->value)
+			n += snprintf(AT, ROOM, ", %s %d", t->opt_name, o->value);
 	}
+	n += snprintf(AT, ROOM, ", %u option%s saved", is->nr_opts, is->nr_opts == 1 ? "" : "s");
 	if (is->f_flags & 04000 /* O_NONBLOCK */)
 		n += snprintf(AT, ROOM, ", nonblocking");
-	if (n == start || start + 2 >= size)
-		return;
-	buf[start] = ' ';
-	buf[start + 1] = '(';
 	snprintf(AT, ROOM, ")");
 }
 #undef AT
