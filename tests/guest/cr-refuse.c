@@ -2,7 +2,7 @@
 /*
  * Refusals: each gets its documented errno, and neither the target nor
  * the caller is harmed.
- *   checkpoint: a running target (EBUSY), a target holding an unconnected
+ *   checkpoint: a running target (EBUSY), a target holding a netlink
  *   socket (EOPNOTSUPP), a target with a local descriptor table (EOPNOTSUPP; kernels with modify_ldt(), skipped
  *   elsewhere); process state not saved yet (EOPNOTSUPP): a seccomp
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
@@ -37,6 +37,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <linux/netlink.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -130,8 +131,8 @@ static void refuse_socket(void)
 	int sock, st;
 	pid_t pid;
 
-	/* unconnected: only socketpair()'s pairs are saved */
-	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	/* netlink: unix, TCP and UDP sockets only are saved */
+	sock = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
 	if (sock < 0 || fstat(sock, &st_sock))
 		tap_bail("socket: %m");
 	unlink("/tmp/refuse.out.ready");
@@ -148,9 +149,9 @@ static void refuse_socket(void)
 	wait_file("/tmp/refuse.out.ready", 60);
 	stop_task(pid);
 	tap_errno(checkpoint_to(pid, IMG), EOPNOTSUPP,
-		  "checkpoint of a task holding an unconnected socket: EOPNOTSUPP");
+		  "checkpoint of a task holding a netlink socket: EOPNOTSUPP");
 	snprintf(want, sizeof(want),
-		 "file: socket:[%lu]: an unconnected unix socket (not made by socketpair()) (-95)",
+		 "file: socket:[%lu]: a socket of a family not saved (netlink, packet...) (-95)",
 		 (unsigned long)st_sock.st_ino);
 	tap_ok(!strcmp(engine_stat("checkpoint.refused"), want),
 	       "the reason names the socket as /proc does (\"%s\")",
