@@ -7,8 +7,8 @@
  *   elsewhere); process state not saved yet (EOPNOTSUPP): a seccomp
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
- *   named anonymous mapping (kernels with it), a file owner (F_SETOWN),
- *   O_ASYNC, a flock() lock through a pipe, a detached mount held by an
+ *   named anonymous mapping (kernels with it), a file owned by another
+ *   process or a process group (F_SETOWN), a flock() lock through a pipe, a detached mount held by an
  *   O_PATH descriptor (open_tree()), a utilization clamp, a core
  *   scheduling cookie, speculation control (kernels and CPUs with them),
  *   a child forked by a non-leader thread with a parent-death signal;
@@ -302,24 +302,21 @@ static bool named_mapping(void)
 	return false;
 }
 
-/* A file whose SIGIO goes to the process (F_SETOWN). */
+/* A pipe whose SIGIO goes to another process, the parent (F_SETOWN). */
 static bool file_owner(void)
 {
-	int fd = open("/tmp/refuse.owner", O_RDWR | O_CREAT, 0600);
+	int p[2];
 
-	return fd >= 0 && !fcntl(fd, F_SETOWN, getpid());
+	return !pipe(p) && !fcntl(p[0], F_SETOWN, getppid());
 }
 
-/*
- * A pipe in signal-driven I/O (O_ASYNC): a regular file has no ->fasync(),
- * and fcntl() leaves O_ASYNC off on it.
- */
-static bool file_async(void)
+/* A pipe in signal-driven I/O whose SIGIO goes to a process group. */
+static bool file_group_owner(void)
 {
 	int p[2];
 
 	return !pipe(p) && !fcntl(p[0], F_SETFL, O_ASYNC) &&
-	       fcntl(p[0], F_GETFL) & O_ASYNC;
+	       !fcntl(p[0], F_SETOWN, -getpgrp());
 }
 
 /*
@@ -443,8 +440,8 @@ int main(void)
 	refuse_stopped_child(numa_policy, "a NUMA memory policy");
 	refuse_stopped_child(io_flusher, "PR_SET_IO_FLUSHER");
 	refuse_stopped_child(named_mapping, "a named anonymous mapping");
-	refuse_stopped_child(file_owner, "a file owner (F_SETOWN)");
-	refuse_stopped_child(file_async, "O_ASYNC on a pipe");
+	refuse_stopped_child(file_owner, "a file owned by another process (F_SETOWN)");
+	refuse_stopped_child(file_group_owner, "a file owned by a process group (F_SETOWN)");
 	refuse_stopped_child(pipe_lock, "a flock() lock through a pipe");
 	refuse_stopped_child(detached_mount, "a detached mount (open_tree())");
 	refuse_stopped_child(util_clamp, "a utilization clamp");
