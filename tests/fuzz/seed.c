@@ -4,7 +4,9 @@
  * (mkimage) holding a record of every kind the fixtures lack: a pipe with
  * bytes in flight, an eventfd, a signalfd, a timerfd, an epoll instance
  * with its items, flock(), OFD and POSIX locks, a datagram socketpair
- * with messages queued and options set, unix sockets of no pair (a
+ * with messages queued and options set, its first end owned for SIGIO by
+ * the process (SIGUSR1, O_ASYNC) and the pipe's read end by its main
+ * thread (FOWN records), unix sockets of no pair (a
  * stream one listening on a path, its file removed, a seqpacket one
  * listening on an abstract name, an unbound datagram one with options
  * set), TCP and UDP sockets (an IPv4 and an IPv6 one listening, a UDP
@@ -38,7 +40,7 @@ int main(int argc, char **argv)
 		.pipe = true, .pipe_bytes = 100, .eventfd = true,
 		.signalfd_mask = 1 << 9, .timerfd = true, .timerfd_clock = 1,
 		.epoll = true, .locks = true,
-		.unix_pair = true, .unix_type = SOCK_DGRAM,
+		.unix_pair = true, .unix_type = SOCK_DGRAM, .fown_unix = true, .fown_pipe = true,
 		.unix_end = {
 			{ .f_flags = 04000, .shutdown = CKPT_UNIX_SHUT_WR, .peek_off = -1,
 			  .rcvlowat = 1, .opts = CKPT_UNIX_SNDBUF | CKPT_UNIX_PASSCRED,

@@ -30,7 +30,7 @@
 #define CKPTINFO "build/host/ckptinfo"
 
 /* The refusal of a record out of the order restart reads them in. */
-#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
 
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
@@ -3651,6 +3651,142 @@ static void ghost_tests(void)
 	       ret);
 }
 
+/* The records of the FOWN image that fown_cases change: the pipe end's, the socketpair end's. */
+enum { W_PIPE, W_UNIX, NR_W };
+static const struct rec_at fown_at[NR_W] = {
+	[W_PIPE] = { CKPT_HDR_FOWN, 0 }, [W_UNIX] = { CKPT_HDR_FOWN, 1 },
+};
+
+#define FW(m) (16 + offsetof(struct ckpt_hdr_fown, m))
+#define FOWN_REC "FOWN record (type 60, len 16): "
+
+/*
+ * Each rule of a FOWN record broken in turn on the FOWN image (the pipe's
+ * read end, objref 6, the write end 7 after it; the socketpair's ends 8
+ * and 9), and what it may be.
+ */
+static const struct patch_case fown_cases[] = {
+	{ "a FOWN record of 8 bytes", W_UNIX, HDR(len), 8, 8,
+	  "FOWN record (type 60, len 8): length 8, expected 16" },
+	{ "a FOWN record of 24 bytes", W_UNIX, HDR(len), 24, 8,
+	  "FOWN record (type 60, len 24): length 24, expected 16" },
+	{ "a FOWN record naming no object", W_UNIX, HDR(objref), 999, 4,
+	  FOWN_REC "objref 999 names no file saved before it" },
+	{ "a FOWN record naming a PIPE (a pipe is no file: its ends are)", W_PIPE,
+	  HDR(objref), MK_PIPE_REF, 4,
+	  FOWN_REC "objref 100 names no file saved before it" },
+	{ "a FOWN record naming a file saved after it (the pipe's write end)", W_PIPE,
+	  HDR(objref), 7, 4, FOWN_REC "objref 7 names no file saved before it" },
+	{ "a FOWN record naming the files table", W_UNIX, HDR(objref), 2, 4,
+	  FOWN_REC "objref 2 names no file saved before it" },
+	{ "a FOWN record of the other end of the socketpair", W_UNIX,
+	  HDR(objref), 9, 4, NULL },
+	{ "a FOWN record of the pipe's read end where the socketpair's was (its second)", W_UNIX,
+	  HDR(objref), 6, 4,
+	  FOWN_REC "a second FOWN record for file 6 (one per file)" },
+	{ "owner 3", W_UNIX, FW(owner), 3, 4,
+	  FOWN_REC "owner 3: not CKPT_FOWN_NONE, CKPT_FOWN_PROCESS or CKPT_FOWN_THREAD (0 to 2)" },
+	{ "no owner, SIGUSR1 with O_ASYNC", W_UNIX, FW(owner), CKPT_FOWN_NONE, 4, NULL },
+	{ "signal 65", W_UNIX, FW(signum), 65, 4,
+	  FOWN_REC "signal 65: not 0 (SIGIO) nor a signal (1 to 64)" },
+	{ "signal -1", W_UNIX, FW(signum), (uint32_t)-1, 4,
+	  FOWN_REC "signal -1: not 0 (SIGIO) nor a signal (1 to 64)" },
+	{ "signal 64 (SIGRTMAX)", W_UNIX, FW(signum), 64, 4, NULL },
+	{ "flags 0x2", W_UNIX, FW(flags), CKPT_FOWN_ASYNC | 2, 4,
+	  FOWN_REC "unknown flags 0x3 (only CKPT_FOWN_ASYNC, 0x1)" },
+	{ "O_ASYNC with fd -1", W_UNIX, FW(fd), (uint32_t)-1, 4,
+	  FOWN_REC "fd -1 with CKPT_FOWN_ASYNC: a descriptor (0 or more) with it, -1 without" },
+	{ "O_ASYNC with fd 0", W_UNIX, FW(fd), 0, 4, NULL },
+	{ "an fd without O_ASYNC", W_PIPE, FW(fd), 4, 4,
+	  FOWN_REC "fd 4 without CKPT_FOWN_ASYNC: a descriptor (0 or more) with it, -1 without" },
+	{ "O_ASYNC cleared, its fd kept", W_UNIX, FW(flags), 0, 4,
+	  FOWN_REC "fd 11 without CKPT_FOWN_ASYNC" },
+	{ "no owner, no signal, no O_ASYNC", W_PIPE, FW(owner), CKPT_FOWN_NONE, 4,
+	  FOWN_REC "no owner, no signal and no O_ASYNC: a record that says nothing" },
+};
+
+#define NR_FOWN_CASES (sizeof(fown_cases) / sizeof(fown_cases[0]))
+#define FOWN_RESULTS (3 + (int)NR_FOWN_CASES + 2)
+
+/*
+ * The JSON of the FOWN image, read by python3: fd 11's "owner" the
+ * process's, SIGUSR1, O_ASYNC, si_fd 11; fd 4's its main thread's, the
+ * default signal; every other fd's null; at the top level and in
+ * "processes".
+ */
+static const char fown_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"want = {11: {'owner': 'process', 'signum': 10, 'async': True, 'fd': 11},"
+	" 4: {'owner': 'thread', 'signum': 0, 'async': False, 'fd': None}}\n"
+	"ok = True\n"
+	"for fds in (d['fds'], d['processes'][0]['fds']):\n"
+	"    ok = ok and all(f['owner'] == want.get(f['fd']) for f in fds)\n"
+	"    ok = ok and all(list(f['owner']) == ['owner', 'signum', 'async', 'fd']"
+	" for f in fds if f['owner'])\n"
+	"    ok = ok and list(fds[0])[-3:] == ['locks', 'owner', 'shared_with']\n"
+	"ok = ok and all(f['owner'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"print('fown ok' if ok else 'fown differ: %r' % [f.get('owner') for f in d['fds']])\n";
+
+/*
+ * The root's pipe read end owned by its main thread (the default
+ * signal), its socketpair's first end by the process (SIGUSR1, O_ASYNC):
+ * valid, shown under their descriptors and in --json (read by python3);
+ * each rule of a FOWN record broken in turn; a FOWN record twice for a
+ * file, and one in a later process's records naming a file saved with
+ * the root, refused.
+ */
+static void fown_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .pipe = true, .unix_pair = true,
+			     .unix_end = { unix_stream[0], unix_stream[1] },
+			     .fown_unix = true, .fown_pipe = true };
+	const char *const lines[] = {
+		"  fd 4   pipe 100, read end  flags 0  pos 0\n"
+		"    owner: its main thread (F_SETOWN_EX F_OWNER_TID), signal SIGIO (default)\n"
+		"  fd 5   pipe 100, write end  flags 01  pos 0\n",
+		"shut down for reading  flags 02  pos 0\n"
+		"    owner: the process (F_SETOWN), signal SIGUSR1, O_ASYNC (si_fd 11)\n"
+		"  fd 12  unix stream socket",
+		"    owner: ",
+	};
+	unsigned char *buf;
+	size_t len, pos[NR_W];
+	struct ci_image ci;
+	const struct ci_file *rd, *end;
+	int ret;
+
+	buf = valid_image(&s, "the FOWN image", &ci, fown_at, NR_W, pos, &len);
+	rd = ci_file_by_ref(&ci, 6);
+	end = ci_file_by_ref(&ci, 8);
+	if (!pos[W_PIPE] || !pos[W_UNIX] || !rd || rd->kind != CI_FILE_PIPE || !end ||
+	    end->kind != CI_FILE_UNIX || !ci_file_by_ref(&ci, 7) || !ci_file_by_ref(&ci, 9))
+		tap_bail("the FOWN image lacks a record, or its objrefs moved");
+	tap_ok(rd->has_fown && rd->fown.owner == CKPT_FOWN_THREAD && !rd->fown.signum &&
+	       !rd->fown.flags && rd->fown.fd == -1 && end->has_fown &&
+	       end->fown.owner == CKPT_FOWN_PROCESS && end->fown.signum == MK_FOWN_SIG &&
+	       end->fown.flags == CKPT_FOWN_ASYNC && end->fown.fd == 11 &&
+	       !ci_file_by_ref(&ci, 7)->has_fown && !ci_file_by_ref(&ci, 9)->has_fown,
+	       "FOWN records of a pipe end and a socketpair end: valid, each its file's");
+	ci_free(&ci);
+	tap_ok(shown_and_json(buf, len, lines, 2, fown_json_check, "fown ok\n", out, sizeof(out)),
+	       "FOWN: shown under the file's first descriptor, and as each fd's \"owner\" in --json, parsed by python3 (\"%.300s\")",
+	       out);
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, lines[2]) == 2, "FOWN: an owner line for each file that has one, none for the others (exit %d)",
+	       ret);
+	patch_cases(buf, len, pos, fown_cases, NR_FOWN_CASES);
+	free(buf);
+
+	s.fown_twice = true;
+	refused("two FOWN records for a file", &s, "a second FOWN record for file 8 (one per file)");
+	s.fown_twice = false;
+	s.fown_elsewhere = true;
+	refused("a FOWN record in a later process's records, of a file saved with the root", &s,
+		"FOWN record (type 60, len 16): objref 4: a file saved with process 100, not among the records of process 110 (a FOWN record follows its file's)");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -3658,7 +3794,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + FOWN_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -3676,6 +3812,7 @@ int main(void)
 	memfd_tests();
 	memfd_private_tests();
 	ghost_tests();
+	fown_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

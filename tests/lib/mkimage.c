@@ -110,6 +110,17 @@ static void pipe_end(struct out *o, uint32_t objref, uint32_t acc)
 	record(o, CKPT_HDR_FILE, objref, buf, sizeof(buf));
 }
 
+/* The FOWN records of mk_spec.fown_unix (@async) and fown_pipe, the file @objref's. */
+static void fown(struct out *o, uint32_t objref, bool async)
+{
+	struct ckpt_hdr_fown f = { .owner = CKPT_FOWN_THREAD, .fd = -1 };
+
+	if (async)
+		f = (struct ckpt_hdr_fown){ .owner = CKPT_FOWN_PROCESS, .signum = MK_FOWN_SIG,
+					    .flags = CKPT_FOWN_ASYNC, .fd = 11 };
+	record(o, CKPT_HDR_FOWN, objref, &f, sizeof(f));
+}
+
 /*
  * The UNIX_PAIR record of mk_spec.unix_*, its ends' objrefs in @up (new
  * ones where mk_spec leaves them 0; end 1's 0 when closed).
@@ -674,6 +685,8 @@ static void process(struct out *o, const struct mk_spec *s,
 	else
 		snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
 	file(o, own, path, S_IFREG | 0644);
+	if (s->fown_elsewhere && e != s->tree)
+		fown(o, sh->null, true);
 	if (s->locks && e == s->tree) {
 		struct ckpt_hdr_lock fl = { .kind = CKPT_LOCK_FLOCK, .type = CKPT_LOCK_WRITE,
 					    .end = INT64_MAX };
@@ -704,6 +717,8 @@ static void process(struct out *o, const struct mk_spec *s,
 			.size = s->pipe_size ? s->pipe_size : MK_PIPE_SIZE,
 			.bytes = s->pipe_bytes, .flags = s->pipe_flags });
 		pipe_end(o, rd, 0);
+		if (s->fown_pipe)
+			fown(o, rd, false);
 		pipe_end(o, wr, 1);
 		fd.fd = 4;
 		fd.file_objref = rd;
@@ -766,6 +781,10 @@ static void process(struct out *o, const struct mk_spec *s,
 		struct ckpt_hdr_unix_pair up;
 
 		unix_pair(o, s, &up);
+		if (s->fown_unix || s->fown_twice)
+			fown(o, up.end[0].objref, true);
+		if (s->fown_twice)
+			fown(o, up.end[0].objref, true);
 		fd.fd = 11;
 		fd.file_objref = up.end[0].objref;
 		record(o, CKPT_HDR_FD, files_ref, &fd, sizeof(fd));

@@ -130,6 +130,15 @@ struct mk_spec {
 	bool tcp_listen, tcp6_listen, udp_bound;
 	const struct ckpt_sockopt *tcp6_opts;
 	uint32_t nr_tcp6_opts;
+	/* FOWN records, each right after its file's record: fown_unix, the
+	 * root's socketpair end 0 (fd 11; needs unix_pair) owned by the
+	 * process (F_SETOWN), signal MK_FOWN_SIG, O_ASYNC with si_fd 11;
+	 * fown_pipe, the read end of the root's pipe (fd 4; needs pipe)
+	 * owned by its main thread, the default signal, no O_ASYNC. Damage:
+	 * fown_twice, the socketpair end's written twice; fown_elsewhere,
+	 * each live process after the root has one (fown_unix's) naming the
+	 * root's /dev/null, after its own file's record */
+	bool fown_unix, fown_pipe, fown_twice, fown_elsewhere;
 	/* the root holds a memfd (MK_MEMFD_*): its SHMEM record (flags
 	 * CKPT_SHMEM_MEMFD and NORESERVE, seals MK_MEMFD_SEALS, named
 	 * MK_MEMFD_NAME; with memfd_exec, CKPT_SHMEM_EXEC and no F_SEAL_EXEC)
@@ -216,6 +225,9 @@ struct mk_spec {
 #define MK_UDP_NR_OPTS		50U
 
 #define MK_EPOLL_DATA		0x2aULL
+
+/* The F_SETSIG signal of the root's socketpair end's FOWN record (mk_spec.fown_unix): SIGUSR1 */
+#define MK_FOWN_SIG		10
 
 /* The root's timerfd (mk_spec.timerfd): 1.5 s left, every 0.25 s, 2 unread. */
 #define MK_TIMERFD_VALUE	1500000000ULL

@@ -33,7 +33,7 @@ static const char *const names[] = {
 	[CKPT_HDR_TIMERFD] = "TIMERFD", [CKPT_HDR_EPOLL] = "EPOLL",
 	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS", [CKPT_HDR_LOCK] = "LOCK",
 	[CKPT_HDR_UNIX_PAIR] = "UNIX_PAIR", [CKPT_HDR_UNIX_SOCK] = "UNIX_SOCK",
-	[CKPT_HDR_INET_SOCK] = "INET_SOCK",
+	[CKPT_HDR_INET_SOCK] = "INET_SOCK", [CKPT_HDR_FOWN] = "FOWN",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -776,7 +776,7 @@ static int read_after_process(struct reader *r, enum stage *st)
 
 /*
  * A process's FILE, FD, FS, SHMEM, GHOST, PIPE, EVENTFD, SIGNALFD, TIMERFD,
- * EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK and INET_SOCK records, each
+ * EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK, INET_SOCK and FOWN records, each
  * SHMEM and GHOST followed by the PAGES records of its pages, up to its MM
  * record; one FS record among them.
  */
@@ -812,6 +812,8 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return rd_epoll_items(r);
 	if (t == CKPT_HDR_LOCK)
 		return rd_lock(r);
+	if (t == CKPT_HDR_FOWN)
+		return rd_fown(r);
 	if (t == CKPT_HDR_UNIX_PAIR)
 		return fresh(r) || rd_unix_pair(r) ? -1 : 0;
 	if (t == CKPT_HDR_UNIX_SOCK)
@@ -1013,7 +1015,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}

@@ -55,6 +55,8 @@ struct ci_file {
 	size_t nr_items;
 	struct ckpt_hdr_lock *locks;	/* its LOCK records */
 	size_t nr_locks;
+	bool has_fown;			/* its FOWN record read: */
+	struct ckpt_hdr_fown fown;	/* its owner, signal and O_ASYNC */
 	int end;			/* a UNIX_PAIR end's: 0 or 1 (up.end[end]: its own) */
 	struct ckpt_hdr_unix_pair up;
 	struct ckpt_hdr_unix_sock us;	/* a UNIX_SOCK record's, */

@@ -504,6 +504,30 @@ static void objref_key(FILE *out, const char *key, bool set, uint32_t objref)
 		fprintf(out, ", \"%s\": null", key);
 }
 
+/*
+ * ", "owner": {"owner": "process" ("thread"; null: none), "signum": N (0:
+ * SIGIO), "async": true, "fd": N (null: no O_ASYNC)}": @f's FOWN record,
+ * or null.
+ */
+static void fown(FILE *out, const struct ci_file *f)
+{
+	const struct ckpt_hdr_fown *o = &f->fown;
+
+	fputs(", \"owner\": ", out);
+	if (!f->has_fown) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"owner\": %s, \"signum\": %d, \"async\": %s, \"fd\": ",
+		o->owner == CKPT_FOWN_PROCESS ? "\"process\"" :
+		o->owner == CKPT_FOWN_THREAD ? "\"thread\"" : "null", o->signum,
+		o->flags & CKPT_FOWN_ASYNC ? "true" : "false");
+	if (o->flags & CKPT_FOWN_ASYNC)
+		fprintf(out, "%d}", o->fd);
+	else
+		fputs("null}", out);
+}
+
 static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
 	size_t i, j;
@@ -596,6 +620,7 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			lsep = ", ";
 		}
 		fputs("]", out);
+		fown(out, f);
 		fputs(", \"shared_with\": [", out);
 		for (j = 0; j < p->nr_fds; j++)
 			if (j != i && p->fds[j].file_objref == p->fds[i].file_objref) {

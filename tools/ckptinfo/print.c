@@ -711,18 +711,25 @@ static void inet_name(char *buf, size_t size, const struct ci_file *f)
 #undef AT
 #undef ROOM
 
-/*
- * "    watches fd 5 (file 12): events 0x19, data 0x2a": the items of the
- * epoll instance @f, under the first of @p's descriptors on it (@i).
- */
-static void print_epoll_items(FILE *out, const struct ci_proc *p, size_t i,
-			      const struct ci_file *f)
+/* Whether @p's descriptor @i is the first of its descriptors on its file. */
+static bool first_fd(const struct ci_proc *p, size_t i)
 {
 	size_t j;
 
 	for (j = 0; j < i; j++)
-		if (p->fds[j].file_objref == f->objref)
-			return;
+		if (p->fds[j].file_objref == p->fds[i].file_objref)
+			return false;
+	return true;
+}
+
+/*
+ * "    watches fd 5 (file 12): events 0x19, data 0x2a": the items of the
+ * epoll instance @f (under the first descriptor on it).
+ */
+static void print_epoll_items(FILE *out, const struct ci_file *f)
+{
+	size_t j;
+
 	for (j = 0; j < f->nr_items; j++)
 		fprintf(out, "    watches fd %u (file %u): events %#x, data %#" PRIx64 "\n",
 			f->items[j].fd, f->items[j].file_objref, f->items[j].events,
@@ -730,18 +737,13 @@ static void print_epoll_items(FILE *out, const struct ci_proc *p, size_t i,
 }
 
 /*
- * "    lock: OFD, write, bytes 10-19": the locks taken through @f, under the
- * first of @p's descriptors on it (@i): the file's own, and @p's POSIX
- * locks.
+ * "    lock: OFD, write, bytes 10-19": the locks taken through @f (under the
+ * first of @p's descriptors on it): the file's own, and @p's POSIX locks.
  */
-static void print_locks(FILE *out, const struct ci_proc *p, size_t i,
-			const struct ci_file *f)
+static void print_locks(FILE *out, const struct ci_proc *p, const struct ci_file *f)
 {
 	size_t j;
 
-	for (j = 0; j < i; j++)
-		if (p->fds[j].file_objref == f->objref)
-			return;
 	for (j = 0; j < f->nr_locks; j++) {
 		const struct ckpt_hdr_lock *l = &f->locks[j];
 
@@ -758,6 +760,26 @@ static void print_locks(FILE *out, const struct ci_proc *p, size_t i,
 				(int64_t)l->end);
 		fputc('\n', out);
 	}
+}
+
+/*
+ * "    owner: the process (F_SETOWN), signal SIGUSR1, O_ASYNC (si_fd 5)":
+ * @f's FOWN record (under the first descriptor on it), if it has one.
+ */
+static void print_fown(FILE *out, const struct ci_file *f)
+{
+	const struct ckpt_hdr_fown *o = &f->fown;
+	char sig[16];
+
+	if (!f->has_fown)
+		return;
+	fprintf(out, "    owner: %s, signal %s",
+		o->owner == CKPT_FOWN_PROCESS ? "the process (F_SETOWN)" :
+		o->owner == CKPT_FOWN_THREAD ? "its main thread (F_SETOWN_EX F_OWNER_TID)" :
+		"none", o->signum ? ci_signal_name(o->signum, sig) : "SIGIO (default)");
+	if (o->flags & CKPT_FOWN_ASYNC)
+		fprintf(out, ", O_ASYNC (si_fd %d)", o->fd);
+	fputc('\n', out);
 }
 
 /* "/tmp/fifo (FIFO, pipe 9, no writer seen)": a file open on a FIFO, @f. */
@@ -847,8 +869,11 @@ static void print_files(FILE *out, const struct ci_image *img,
 		if (f->proc != me)
 			fprintf(out, "  (saved with %d)", img->procs[f->proc].task.pid);
 		fputc('\n', out);
-		print_epoll_items(out, p, i, f);
-		print_locks(out, p, i, f);
+		if (!first_fd(p, i))
+			continue;
+		print_epoll_items(out, f);
+		print_locks(out, p, f);
+		print_fown(out, f);
 	}
 }
 

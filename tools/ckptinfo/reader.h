@@ -136,6 +136,11 @@ int rd_epoll_items(struct reader *r);
 /* A LOCK record: a lock of a FILE record before it. */
 int rd_lock(struct reader *r);
 /*
+ * A FOWN record: the owner, signal and O_ASYNC of a file (any kind) of
+ * this process's records before it, once per file.
+ */
+int rd_fown(struct reader *r);
+/*
  * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_SOCK or INET_SOCK record
  * is, or an end of a UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
  * path "", its access mode O_RDWR and @f_flags; NULL (error set) if none.

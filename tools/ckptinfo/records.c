@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS PROCESS FILE FD FS
- * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK SHMEM GHOST MM VMA PAGES
+ * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK FOWN SHMEM GHOST MM VMA PAGES
  * XSTATE), each checked as restart checks it. Their order and objrefs are
  * image.c's; the unix sockets' records unix.c's.
  */
@@ -694,6 +694,52 @@ int rd_lock(struct reader *r)
 		return rd_bad(r, "too many locks");
 	cf->locks = locks;
 	cf->locks[cf->nr_locks - 1] = l;
+	return 0;
+}
+
+/*
+ * What restart checks of a FOWN record: 16 bytes; its objref a file saved
+ * before it (a FILE record's, an end of a UNIX_PAIR, a UNIX_SOCK's,
+ * INET_SOCK's, EVENTFD's, SIGNALFD's, TIMERFD's or EPOLL's) among this
+ * process's records, no FOWN before it for that file; an owner of
+ * CKPT_FOWN_*, a signal of 0 (SIGIO) to 64, no flag but CKPT_FOWN_ASYNC,
+ * a descriptor (0 or more) with it and -1 without; not all of owner,
+ * signal and flags 0 (checkpoint writes none for such a file).
+ */
+int rd_fown(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ci_file *cf = (struct ci_file *)ci_file_by_ref(img, r->rec.objref);
+	struct ckpt_hdr_fown o;
+
+	static_assert(sizeof(o) == 16, "owner, signum, flags, fd");
+	if (rd_payload(r, &o, sizeof(o)))
+		return -1;
+	if (!cf)
+		return rd_bad(r, "objref %u names no file saved before it (a FILE record's, a UNIX_PAIR end's, a UNIX_SOCK's, INET_SOCK's, EVENTFD's, SIGNALFD's, TIMERFD's or EPOLL's; a PIPE, SHMEM or GHOST is none)",
+			      r->rec.objref);
+	if (cf->proc != img->nr_procs - 1)
+		return rd_bad(r, "objref %u: a file saved with process %d, not among the records of process %d (a FOWN record follows its file's)",
+			      r->rec.objref, img->procs[cf->proc].task.pid,
+			      img->procs[img->nr_procs - 1].task.pid);
+	if (cf->has_fown)
+		return rd_bad(r, "a second FOWN record for file %u (one per file)", r->rec.objref);
+	if (o.owner > CKPT_FOWN_THREAD)
+		return rd_bad(r, "owner %u: not CKPT_FOWN_NONE, CKPT_FOWN_PROCESS or CKPT_FOWN_THREAD (0 to 2)",
+			      o.owner);
+	if (o.signum < 0 || o.signum > CKPT_NSIG)
+		return rd_bad(r, "signal %d: not 0 (SIGIO) nor a signal (1 to %d)", o.signum,
+			      CKPT_NSIG);
+	if (o.flags & ~CKPT_FOWN_ASYNC)
+		return rd_bad(r, "unknown flags %#x (only CKPT_FOWN_ASYNC, %#x)", o.flags,
+			      CKPT_FOWN_ASYNC);
+	if (o.flags & CKPT_FOWN_ASYNC ? o.fd < 0 : o.fd != -1)
+		return rd_bad(r, "fd %d %s CKPT_FOWN_ASYNC: a descriptor (0 or more) with it, -1 without",
+			      o.fd, o.flags & CKPT_FOWN_ASYNC ? "with" : "without");
+	if (!o.owner && !o.signum && !o.flags)
+		return rd_bad(r, "no owner, no signal and no O_ASYNC: a record that says nothing (checkpoint writes none for such a file)");
+	cf->has_fown = true;
+	cf->fown = o;
 	return 0;
 }
 
