@@ -304,28 +304,27 @@ int rd_fs(struct reader *r, struct ci_proc *p)
 /*
  * The open() flags a FILE record reopened by path may have, restart's
  * CKPT_OPEN_FLAGS (x86_64): the access mode, O_APPEND, O_NONBLOCK, O_DSYNC,
- * FASYNC, O_DIRECT, O_LARGEFILE, O_DIRECTORY, O_NOFOLLOW, O_NOATIME,
- * __O_SYNC, O_PATH.
+ * O_DIRECT, O_LARGEFILE, O_DIRECTORY, O_NOFOLLOW, O_NOATIME, __O_SYNC,
+ * O_PATH (O_ASYNC is a FOWN record's).
  */
-#define OPEN_FLAGS	(3U | 02000U | 04000U | 010000U | 020000U | 040000U | 0100000U | \
+#define OPEN_FLAGS	(3U | 02000U | 04000U | 010000U | 040000U | 0100000U | \
 			 0200000U | 0400000U | 01000000U | 04000000U | 010000000U)
 
 /*
  * Of them, those a FIFO's file may have, restart's CKPT_FIFO_FLAGS: the
- * access mode, O_APPEND, O_NONBLOCK, O_DSYNC, FASYNC, O_LARGEFILE,
- * O_NOATIME, __O_SYNC (open() refuses O_DIRECT on a FIFO; no O_PATH,
- * O_DIRECTORY or O_NOFOLLOW).
+ * access mode, O_APPEND, O_NONBLOCK, O_DSYNC, O_LARGEFILE, O_NOATIME,
+ * __O_SYNC (open() refuses O_DIRECT on a FIFO; no O_PATH, O_DIRECTORY or
+ * O_NOFOLLOW).
  */
-#define FIFO_FLAGS	(3U | 02000U | 04000U | 010000U | 020000U | 0100000U | 01000000U | \
-			 04000000U)
+#define FIFO_FLAGS	(3U | 02000U | 04000U | 010000U | 0100000U | 01000000U | 04000000U)
 
 /*
  * The flags a file of an object restart makes again (a memfd's, a deleted
  * file's) may have,
- * restart's CKPT_OPEN_FLAGS less O_DIRECTORY, O_NOFOLLOW and FASYNC (it
- * opens the object again as a reopen through /proc/PID/fd would)
+ * restart's CKPT_OPEN_FLAGS less O_DIRECTORY and O_NOFOLLOW (it opens the
+ * object again as a reopen through /proc/PID/fd would)
  */
-#define REMADE_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U | 020000U))
+#define REMADE_FILE_FLAGS	(OPEN_FLAGS & ~(0200000U | 0400000U))
 
 /* The PIPE record @f names: a FIFO's (@fifo) or pipe()'s, before it; or NULL (error set). */
 static struct ci_pipe *named_pipe(struct reader *r, const struct ckpt_hdr_file *f, bool fifo)
@@ -700,8 +699,9 @@ int rd_lock(struct reader *r)
 /*
  * What restart checks of a FOWN record: 16 bytes; its objref a file saved
  * before it (a FILE record's, an end of a UNIX_PAIR, a UNIX_SOCK's,
- * INET_SOCK's, EVENTFD's, SIGNALFD's, TIMERFD's or EPOLL's) among this
- * process's records, no FOWN before it for that file; an owner of
+ * INET_SOCK's, EVENTFD's, SIGNALFD's, TIMERFD's or EPOLL's; checkpoint
+ * writes it among the records of the process that saved the file, restart
+ * does not check it), no FOWN before it for that file; an owner of
  * CKPT_FOWN_*, a signal of 0 (SIGIO) to 64, no flag but CKPT_FOWN_ASYNC,
  * a descriptor (0 or more) with it and -1 without; not all of owner,
  * signal and flags 0 (checkpoint writes none for such a file).
@@ -718,10 +718,6 @@ int rd_fown(struct reader *r)
 	if (!cf)
 		return rd_bad(r, "objref %u names no file saved before it (a FILE record's, a UNIX_PAIR end's, a UNIX_SOCK's, INET_SOCK's, EVENTFD's, SIGNALFD's, TIMERFD's or EPOLL's; a PIPE, SHMEM or GHOST is none)",
 			      r->rec.objref);
-	if (cf->proc != img->nr_procs - 1)
-		return rd_bad(r, "objref %u: a file saved with process %d, not among the records of process %d (a FOWN record follows its file's)",
-			      r->rec.objref, img->procs[cf->proc].task.pid,
-			      img->procs[img->nr_procs - 1].task.pid);
 	if (cf->has_fown)
 		return rd_bad(r, "a second FOWN record for file %u (one per file)", r->rec.objref);
 	if (o.owner > CKPT_FOWN_THREAD)
