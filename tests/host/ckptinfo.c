@@ -1691,7 +1691,7 @@ static void pipe_tests(void)
 	refused("more bytes in flight than the pipe holds", &s, "more bytes than fit");
 }
 
-#define FIFO_RESULTS 21
+#define FIFO_RESULTS 22
 
 /* The FIFO of @s at a path of PATH_MAX - 1 bytes, the longest: shown whole (1 result). */
 static void fifo_long_path(struct mk_spec *s)
