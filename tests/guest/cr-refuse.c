@@ -310,13 +310,16 @@ static bool file_owner(void)
 	return !pipe(p) && !fcntl(p[0], F_SETOWN, getppid());
 }
 
-/* A pipe in signal-driven I/O whose SIGIO goes to a process group. */
+/*
+ * A pipe in signal-driven I/O whose SIGIO goes to a process group, the
+ * child's own (the test's may be 0, under init: no owner then).
+ */
 static bool file_group_owner(void)
 {
 	int p[2];
 
-	return !pipe(p) && !fcntl(p[0], F_SETFL, O_ASYNC) &&
-	       !fcntl(p[0], F_SETOWN, -getpgrp());
+	return !setpgid(0, 0) && !pipe(p) && !fcntl(p[0], F_SETFL, O_ASYNC) &&
+	       !fcntl(p[0], F_SETOWN, -getpid());
 }
 
 /*
