@@ -8,7 +8,9 @@
  *   filter, syscall user dispatch, a child subreaper, SCHED_FIFO, RDTSC
  *   faulting, a NUMA memory policy (NUMA kernels), PR_SET_IO_FLUSHER, a
  *   named anonymous mapping (kernels with it), a file owned by another
- *   process or a process group (F_SETOWN), a flock() lock through a pipe, a detached mount held by an
+ *   process or a process group (F_SETOWN), a regular file with an owner,
+ *   a directory watched with F_NOTIFY (kernels with it), a FIFO opened
+ *   with O_ASYNC, a flock() lock through a pipe, a detached mount held by an
  *   O_PATH descriptor (open_tree()), a utilization clamp, a core
  *   scheduling cookie, speculation control (kernels and CPUs with them),
  *   a child forked by a non-leader thread with a parent-death signal;
@@ -310,6 +312,34 @@ static bool file_owner(void)
 	return !pipe(p) && !fcntl(p[0], F_SETOWN, getppid());
 }
 
+/* A regular file owned by the process: an owner is saved on pipes and sockets only. */
+static bool file_regular_owner(void)
+{
+	int fd = open("/tmp/refuse.owner", O_RDWR | O_CREAT, 0600);
+
+	return fd >= 0 && !fcntl(fd, F_SETOWN, getpid());
+}
+
+/* A directory watched with F_NOTIFY (it sets the file's owner): CONFIG_DNOTIFY. */
+static bool dir_notify(void)
+{
+	int fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0 && !fcntl(fd, F_NOTIFY, DN_CREATE))
+		return true;
+	if (errno == EINVAL)
+		errno = ENOSYS;
+	return false;
+}
+
+/* A FIFO opened with O_ASYNC: open() sets the flag, no signal-driven I/O. */
+static bool fifo_open_async(void)
+{
+	unlink("/tmp/refuse.fifo");
+	return !mkfifo("/tmp/refuse.fifo", 0600) &&
+	       open("/tmp/refuse.fifo", O_RDONLY | O_NONBLOCK | O_ASYNC) >= 0;
+}
+
 /*
  * A pipe in signal-driven I/O whose SIGIO goes to a process group, the
  * child's own (the test's may be 0, under init: no owner then).
@@ -429,7 +459,7 @@ int main(void)
 	pid_t pid;
 	int st;
 
-	tap_plan(21 + 2 * 15);
+	tap_plan(21 + 2 * 18);
 	engine_on();
 	refuse_running();
 	refuse_socket();
@@ -445,6 +475,9 @@ int main(void)
 	refuse_stopped_child(named_mapping, "a named anonymous mapping");
 	refuse_stopped_child(file_owner, "a file owned by another process (F_SETOWN)");
 	refuse_stopped_child(file_group_owner, "a file owned by a process group (F_SETOWN)");
+	refuse_stopped_child(file_regular_owner, "a regular file with an owner (F_SETOWN)");
+	refuse_stopped_child(dir_notify, "a directory watched with F_NOTIFY");
+	refuse_stopped_child(fifo_open_async, "a FIFO opened with O_ASYNC");
 	refuse_stopped_child(pipe_lock, "a flock() lock through a pipe");
 	refuse_stopped_child(detached_mount, "a detached mount (open_tree())");
 	refuse_stopped_child(util_clamp, "a utilization clamp");
