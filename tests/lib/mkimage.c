@@ -685,7 +685,7 @@ static void process(struct out *o, const struct mk_spec *s,
 	else
 		snprintf(path, sizeof(path), "/tmp/out.%d", e->pid);
 	file(o, own, path, S_IFREG | 0644);
-	if (s->fown_elsewhere && e == s->tree + 1)
+	if (s->fown_elsewhere && e == s->tree)
 		fown(o, sh->null, true);
 	if (s->locks && e == s->tree) {
 		struct ckpt_hdr_lock fl = { .kind = CKPT_LOCK_FLOCK, .type = CKPT_LOCK_WRITE,

@@ -136,8 +136,8 @@ struct mk_spec {
 	 * fown_pipe, the read end of the root's pipe (fd 4; needs pipe)
 	 * owned by its main thread, the default signal, no O_ASYNC. Damage:
 	 * fown_twice, the socketpair end's written twice; fown_elsewhere,
-	 * each live process after the root has one (fown_unix's) naming the
-	 * root's /dev/null, after its own file's record */
+	 * the root has one (fown_unix's) naming its /dev/null (not a pipe,
+	 * FIFO or socket), after its own file's record */
 	bool fown_unix, fown_pipe, fown_twice, fown_elsewhere;
 	/* the root holds a memfd (MK_MEMFD_*): its SHMEM record (flags
 	 * CKPT_SHMEM_MEMFD and NORESERVE, seals MK_MEMFD_SEALS, named

@@ -718,6 +718,10 @@ int rd_fown(struct reader *r)
 	if (!cf)
 		return rd_bad(r, "objref %u names no file saved before it (a FILE record's, a UNIX_PAIR end's, a UNIX_SOCK's, INET_SOCK's, EVENTFD's, SIGNALFD's, TIMERFD's or EPOLL's; a PIPE, SHMEM or GHOST is none)",
 			      r->rec.objref);
+	if (cf->kind != CI_FILE_FIFO && cf->kind != CI_FILE_PIPE && cf->kind != CI_FILE_UNIX &&
+	    cf->kind != CI_FILE_UNIX_SOCK && cf->kind != CI_FILE_INET)
+		return rd_bad(r, "objref %u: not a pipe end, a FIFO's file or a socket (the files an owner, signal and O_ASYNC are saved for)",
+			      r->rec.objref);
 	if (cf->has_fown)
 		return rd_bad(r, "a second FOWN record for file %u (one per file)", r->rec.objref);
 	if (o.owner > CKPT_FOWN_THREAD)
