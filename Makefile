@@ -98,9 +98,10 @@ $(B)/host/ckptinfo-fuzz: $(CKPTINFO_DEP) tools/ckptinfo/fuzz.c
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I$(B)/uapi/include \
 		-o $@ tools/ckptinfo/fuzz.c $(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
 
-$(B)/host/fuzz-seed: tests/fuzz/seed.c $(MKIMAGE) $(UAPI)
+$(B)/host/fuzz-seed: tests/fuzz/seed.c $(MKIMAGE) $(CKPTINFO_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I$(B)/uapi/include -o $@ $< tests/lib/mkimage.c
+	$(CC) $(CFLAGS) -I$(B)/uapi/include -Itools/ckptinfo -o $@ $< tests/lib/mkimage.c \
+		$(filter-out tools/ckptinfo/main.c,$(CKPTINFO_SRC))
 
 # Fuzz the image reader for FUZZ_SECONDS, from the fixtures and a synthetic
 # image of every record kind as the corpus.

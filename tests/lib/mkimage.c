@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Synthetic checkpoint images for the host tests: see mkimage.h. */
 #include "mkimage.h"
+#include "image.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -205,88 +206,63 @@ static void unix_socks(struct out *o, const struct mk_spec *s, uint32_t files_re
 }
 
 /*
- * The options of restart's table (inet_opts, kernel/checkpoint/inet.c), in
- * its order, each with its value on a new socket under Linux's default
- * sysctls; @proto: of that protocol only (0: any).
+ * The options of restart's table (ckptinfo's ci_inet_opt()) whose value
+ * on a new socket under Linux's default sysctls is not 0.
  */
-#define O(level, name)		{ level, name, 0, 0 }
-#define V(level, name, value)	{ level, name, value, 0 }
-static const struct { uint32_t level, name; int32_t value; uint32_t proto; } inet_defaults[] = {
-	O(SOL_SOCKET, SO_DEBUG), O(SOL_SOCKET, SO_REUSEADDR),
-	O(SOL_SOCKET, SO_REUSEPORT), O(SOL_SOCKET, SO_KEEPALIVE),
-	O(SOL_SOCKET, SO_BROADCAST), O(SOL_SOCKET, SO_DONTROUTE),
-	O(SOL_SOCKET, SO_OOBINLINE), O(SOL_SOCKET, SO_NO_CHECK),
-	O(SOL_SOCKET, SO_MARK), O(SOL_SOCKET, 75 /* SO_RCVMARK */),
-	V(SOL_SOCKET, SO_RCVLOWAT, 1), V(SOL_SOCKET, SO_PEEK_OFF, -1),
-	O(SOL_SOCKET, SO_PASSCRED), O(SOL_SOCKET, SO_PASSSEC),
-	O(SOL_SOCKET, SO_TIMESTAMP_OLD), O(SOL_SOCKET, SO_TIMESTAMPNS_OLD),
-	O(SOL_SOCKET, SO_RXQ_OVFL), O(SOL_SOCKET, SO_WIFI_STATUS),
-	O(SOL_SOCKET, SO_NOFCS), O(SOL_SOCKET, SO_SELECT_ERR_QUEUE),
-	O(SOL_SOCKET, SO_BUSY_POLL), O(SOL_SOCKET, 69 /* SO_PREFER_BUSY_POLL */),
-	O(SOL_SOCKET, SO_ZEROCOPY), V(SOL_SOCKET, 74 /* SO_TXREHASH */, 1),
-	V(SOL_SOCKET, SO_MAX_PACING_RATE, -1), O(SOL_SOCKET, 73 /* SO_RESERVE_MEM */),
-	{ SOL_SOCKET, SO_INCOMING_CPU, -1, IPPROTO_TCP },
-	O(SOL_IP, IP_TOS), V(SOL_IP, IP_TTL, 64), O(SOL_IP, IP_MINTTL),
-	O(SOL_IP, IP_RECVERR), O(SOL_IP, 26 /* IP_RECVERR_RFC4884 */),
-	O(SOL_IP, IP_RECVTTL), O(SOL_IP, IP_RECVTOS), O(SOL_IP, IP_RECVOPTS),
-	O(SOL_IP, IP_RETOPTS), O(SOL_IP, IP_PKTINFO), O(SOL_IP, IP_PASSSEC),
-	O(SOL_IP, IP_RECVORIGDSTADDR), O(SOL_IP, IP_RECVFRAGSIZE),
-	O(SOL_IP, IP_CHECKSUM), V(SOL_IP, IP_MTU_DISCOVER, IP_PMTUDISC_WANT),
-	O(SOL_IP, IP_FREEBIND), O(SOL_IP, IP_TRANSPARENT),
-	O(SOL_IP, IP_BIND_ADDRESS_NO_PORT), O(SOL_IP, IP_NODEFRAG),
-	O(SOL_IP, 51 /* IP_LOCAL_PORT_RANGE */), V(SOL_IP, IP_MULTICAST_TTL, 1),
-	V(SOL_IP, IP_MULTICAST_LOOP, 1), V(SOL_IP, IP_MULTICAST_ALL, 1),
-	O(SOL_IPV6, IPV6_V6ONLY), V(SOL_IPV6, IPV6_UNICAST_HOPS, 64),
-	V(SOL_IPV6, IPV6_MULTICAST_HOPS, 1), V(SOL_IPV6, IPV6_MULTICAST_LOOP, 1),
-	V(SOL_IPV6, IPV6_MULTICAST_ALL, 1), O(SOL_IPV6, IPV6_2292PKTINFO),
-	O(SOL_IPV6, IPV6_2292HOPOPTS), O(SOL_IPV6, IPV6_2292DSTOPTS),
-	O(SOL_IPV6, IPV6_2292RTHDR), O(SOL_IPV6, IPV6_2292HOPLIMIT),
-	O(SOL_IPV6, IPV6_RECVPKTINFO), O(SOL_IPV6, IPV6_RECVHOPLIMIT),
-	O(SOL_IPV6, IPV6_RECVRTHDR), O(SOL_IPV6, IPV6_RECVHOPOPTS),
-	O(SOL_IPV6, IPV6_RECVDSTOPTS), O(SOL_IPV6, IPV6_RECVTCLASS),
-	O(SOL_IPV6, IPV6_RECVPATHMTU), O(SOL_IPV6, IPV6_RECVORIGDSTADDR),
-	O(SOL_IPV6, IPV6_RECVERR), O(SOL_IPV6, 31 /* IPV6_RECVERR_RFC4884 */),
-	O(SOL_IPV6, IPV6_RECVFRAGSIZE), V(SOL_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_WANT),
-	O(SOL_IPV6, IPV6_TCLASS), O(SOL_IPV6, 11 /* IPV6_FLOWINFO */),
-	O(SOL_IPV6, 33 /* IPV6_FLOWINFO_SEND */), O(SOL_IPV6, IPV6_FREEBIND),
-	O(SOL_IPV6, IPV6_TRANSPARENT), V(SOL_IPV6, IPV6_AUTOFLOWLABEL, 1),
-	O(SOL_IPV6, IPV6_DONTFRAG), O(SOL_IPV6, IPV6_MINHOPCOUNT),
-	/* IPV6_PREFER_SRC_PUBTMP_DEFAULT | IPV6_PREFER_SRC_HOME */
-	V(SOL_IPV6, IPV6_ADDR_PREFERENCES, 0x500),
-	O(SOL_TCP, TCP_NODELAY), O(SOL_TCP, TCP_CORK),
-	V(SOL_TCP, TCP_KEEPIDLE, 7200), V(SOL_TCP, TCP_KEEPINTVL, 75),
-	V(SOL_TCP, TCP_KEEPCNT, 9), V(SOL_TCP, TCP_SYNCNT, 6),
-	V(SOL_TCP, TCP_LINGER2, 60), O(SOL_TCP, TCP_DEFER_ACCEPT),
-	O(SOL_TCP, TCP_WINDOW_CLAMP), O(SOL_TCP, TCP_USER_TIMEOUT),
-	O(SOL_TCP, TCP_NOTSENT_LOWAT), O(SOL_TCP, TCP_FASTOPEN),
-	O(SOL_TCP, TCP_FASTOPEN_CONNECT), O(SOL_TCP, TCP_FASTOPEN_NO_COOKIE),
-	O(SOL_TCP, TCP_THIN_LINEAR_TIMEOUTS), O(SOL_TCP, TCP_SAVE_SYN),
-	O(SOL_TCP, 37 /* TCP_TX_DELAY */), O(SOL_TCP, 36 /* TCP_INQ */),
-	O(SOL_SOCKET, SO_PRIORITY),
+static const struct { uint32_t level, name; int32_t value; } inet_defaults[] = {
+	{ SOL_SOCKET, SO_RCVLOWAT, 1 },
+	{ SOL_SOCKET, SO_PEEK_OFF, -1 },
+	{ SOL_SOCKET, 74 /* SO_TXREHASH */, 1 },
+	{ SOL_SOCKET, SO_MAX_PACING_RATE, -1 },
+	{ SOL_IP, IP_TTL, 64 },
+	{ SOL_IP, IP_MTU_DISCOVER, IP_PMTUDISC_WANT },
+	{ SOL_IP, IP_MULTICAST_TTL, 1 },
+	{ SOL_IP, IP_MULTICAST_LOOP, 1 },
+	{ SOL_IP, IP_MULTICAST_ALL, 1 },
+	{ SOL_IPV6, IPV6_UNICAST_HOPS, 64 },
+	{ SOL_IPV6, IPV6_MULTICAST_HOPS, 1 },
+	{ SOL_IPV6, IPV6_MULTICAST_LOOP, 1 },
+	{ SOL_IPV6, IPV6_MULTICAST_ALL, 1 },
+	{ SOL_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_WANT },
+	{ SOL_IPV6, IPV6_AUTOFLOWLABEL, 1 },
+	{ SOL_IPV6, IPV6_ADDR_PREFERENCES, 0x500 },
+	{ SOL_TCP, TCP_KEEPIDLE, 7200 },
+	{ SOL_TCP, TCP_KEEPINTVL, 75 },
+	{ SOL_TCP, TCP_KEEPCNT, 9 },
+	{ SOL_TCP, TCP_SYNCNT, 6 },
+	{ SOL_TCP, TCP_LINGER2, 60 },
+	{ SOL_SOCKET, SO_INCOMING_CPU, -1 },
 };
-#undef O
-#undef V
+
+/* The value of option @opt on a new socket under Linux's default sysctls. */
+static int32_t inet_default(const struct ci_inet_opt *opt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(inet_defaults) / sizeof(inet_defaults[0]); i++)
+		if (inet_defaults[i].level == opt->level && inet_defaults[i].name == opt->name)
+			return inet_defaults[i].value;
+	return 0;
+}
 
 /*
- * Into @o, the options of inet_defaults a socket of @family and @protocol
- * has, as checkpoint saves them (each one it has, in the table's order),
- * of their default values but those of the @nr level and name pairs of
- * @set, 1; their number.
+ * Into @o, the options of restart's table a socket of @family and
+ * @protocol has, as checkpoint saves them (each one it has, in the
+ * table's order), of their default values but those of the @nr level and
+ * name pairs of @set, 1; their number.
  */
 static uint32_t inet_opts(struct ckpt_sockopt *o, int family, int protocol,
 			  const uint32_t (*set)[2], size_t nr)
 {
+	const struct ci_inet_opt *opt;
 	uint32_t n = 0;
 	size_t i, j;
 
-	for (i = 0; i < sizeof(inet_defaults) / sizeof(inet_defaults[0]); i++) {
-		if ((inet_defaults[i].proto && inet_defaults[i].proto != (uint32_t)protocol) ||
-		    (inet_defaults[i].level == SOL_IPV6 && family != AF_INET6) ||
-		    (inet_defaults[i].level == SOL_TCP && protocol != IPPROTO_TCP))
+	for (i = 0; (opt = ci_inet_opt(i)); i++) {
+		if (!ci_inet_opt_applies(opt, family, protocol))
 			continue;
-		o[n] = (struct ckpt_sockopt){ .level = inet_defaults[i].level,
-					      .name = inet_defaults[i].name,
-					      .value = inet_defaults[i].value };
+		o[n] = (struct ckpt_sockopt){ .level = opt->level, .name = opt->name,
+					      .value = inet_default(opt) };
 		for (j = 0; j < nr; j++)
 			if (set[j][0] == o[n].level && set[j][1] == o[n].name)
 				o[n].value = 1;
@@ -325,7 +301,7 @@ static void inet_socks(struct out *o, const struct mk_spec *s, uint32_t files_re
 		{ SOL_SOCKET, SO_REUSEADDR }, { SOL_TCP, TCP_NODELAY },
 	};
 	static const uint32_t tcp6_set[][2] = { { SOL_IPV6, IPV6_V6ONLY } };
-	struct ckpt_sockopt opts[sizeof(inet_defaults) / sizeof(inet_defaults[0])];
+	struct ckpt_sockopt opts[CI_INET_NR_OPTS];
 	uint32_t n;
 
 	if (s->tcp_listen) {

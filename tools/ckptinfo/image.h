@@ -222,6 +222,8 @@ struct ci_inet_opt {
 const struct ci_inet_opt *ci_inet_opt(size_t i);
 /* inet.c: the index in that table of the option @level, @name, or -1: none. */
 int ci_inet_opt_index(uint32_t level, uint32_t name);
+/* Whether option @o is one a socket of @family and @protocol has (restart's rule). */
+bool ci_inet_opt_applies(const struct ci_inet_opt *o, uint32_t family, uint32_t protocol);
 /* inet.c: an INET_SOCK record's family, "inet" or "inet6", or NULL. */
 const char *ci_inet_family(uint32_t family);
 /* inet.c: an INET_SOCK record's protocol, "tcp" or "udp", or NULL. */

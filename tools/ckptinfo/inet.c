@@ -134,6 +134,13 @@ int ci_inet_opt_index(uint32_t level, uint32_t name)
 	return -1;
 }
 
+bool ci_inet_opt_applies(const struct ci_inet_opt *o, uint32_t family, uint32_t protocol)
+{
+	return (!o->proto || o->proto == protocol) &&
+	       (o->level != SOL_IPV6 || family == AF_INET6) &&
+	       (o->level != SOL_TCP || protocol == IPPROTO_TCP);
+}
+
 const char *ci_inet_family(uint32_t family)
 {
 	switch (family) {
