@@ -9,6 +9,7 @@
  */
 #include "reader.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,44 +289,45 @@ void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si)
 	memcpy(&si->value_ptr, e->fields + 8, 8);
 }
 
-const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref)
+/*
+ * The element of the array @arr (@nr elements of @size bytes, each
+ * starting with its objref) that is @objref's, or NULL (@objref 0: none).
+ */
+static const void *by_ref(const void *arr, size_t nr, size_t size, uint32_t objref)
 {
+	const char *p = arr;
 	size_t i;
 
-	for (i = 0; objref && i < img->nr_files; i++)
-		if (img->files[i].objref == objref)
-			return &img->files[i];
+	for (i = 0; objref && i < nr; i++, p += size)
+		if (*(const uint32_t *)p == objref)
+			return p;
 	return NULL;
+}
+
+#define BY_REF(arr, nr, objref) by_ref(arr, nr, sizeof(*(arr)), objref)
+
+static_assert(offsetof(struct ci_file, objref) == 0 && offsetof(struct ci_shmem, objref) == 0 &&
+	      offsetof(struct ci_ghost, objref) == 0 && offsetof(struct ci_pipe, objref) == 0,
+	      "by_ref(): the objref first");
+
+const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	return BY_REF(img->files, img->nr_files, objref);
 }
 
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref)
 {
-	size_t i;
-
-	for (i = 0; objref && i < img->nr_shmems; i++)
-		if (img->shmems[i].objref == objref)
-			return &img->shmems[i];
-	return NULL;
+	return BY_REF(img->shmems, img->nr_shmems, objref);
 }
 
 const struct ci_ghost *ci_ghost_by_ref(const struct ci_image *img, uint32_t objref)
 {
-	size_t i;
-
-	for (i = 0; objref && i < img->nr_ghosts; i++)
-		if (img->ghosts[i].objref == objref)
-			return &img->ghosts[i];
-	return NULL;
+	return BY_REF(img->ghosts, img->nr_ghosts, objref);
 }
 
 const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref)
 {
-	size_t i;
-
-	for (i = 0; objref && i < img->nr_pipes; i++)
-		if (img->pipes[i].objref == objref)
-			return &img->pipes[i];
-	return NULL;
+	return BY_REF(img->pipes, img->nr_pipes, objref);
 }
 
 const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f)
