@@ -30,7 +30,7 @@
 #define CKPTINFO "build/host/ckptinfo"
 
 /* The refusal of a record out of the order restart reads them in. */
-#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
 
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
@@ -3157,7 +3157,7 @@ static const struct patch_case memfd_cases[] = {
 	{ "a regular file with an open() flag restart does not give back (__O_TMPFILE)", M_SFILE,
 	  FI(f_flags), 020000002, 4,
 	  "/tmp/shared.dat: flags 020000002: open() flags restart does not give back (020000000)" },
-	{ "a VMA of an unknown kind (7)", M_VMA_SHARED, VMA(kind), 7, 4, "unknown VMA kind 7" },
+	{ "a VMA of an unknown kind (8)", M_VMA_SHARED, VMA(kind), 8, 4, "unknown VMA kind 8" },
 	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
 	  "executable objref 7 is a memfd's file" },
 	{ "the executable a regular file", M_MM, MMH(exe_objref), 9, 4, NULL },
