@@ -527,7 +527,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"sysvshm\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -737,7 +737,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
 		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
-		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": ",
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"sysvshm\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -798,7 +798,7 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'unix_socks', 'inet_socks',"
+	" ['tree', 'processes', 'shmem', 'ghosts', 'sysvshm', 'pipes', 'unix_socks', 'inet_socks',"
 	" 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
