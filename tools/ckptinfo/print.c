@@ -466,6 +466,17 @@ static void print_holders(FILE *out, const struct ci_image *img, size_t proc,
 }
 
 /*
+ * "shared memory: 2 objects": the heading of the image's @n objects of a
+ * kind, @what, each a @noun; nothing, and false, if @n is 0.
+ */
+static bool print_count(FILE *out, const char *what, size_t n, const char *noun)
+{
+	if (n)
+		fprintf(out, "%s: %zu %s%s\n", what, n, noun, n == 1 ? "" : "s");
+	return n;
+}
+
+/*
  * "shared memory: 1 object", then each SHMEM record: its objref, a
  * memfd's name, size, pages, a memfd's seals, the process whose records
  * hold it and those that map it.
@@ -474,10 +485,8 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 {
 	size_t i;
 
-	if (!img->nr_shmems)
+	if (!print_count(out, "shared memory", img->nr_shmems, "object"))
 		return;
-	fprintf(out, "shared memory: %zu object%s\n", img->nr_shmems,
-		img->nr_shmems == 1 ? "" : "s");
 	for (i = 0; i < img->nr_shmems; i++) {
 		const struct ci_shmem *sh = &img->shmems[i];
 		char seals[128];
@@ -525,20 +534,18 @@ static void print_ghosts(FILE *out, const struct ci_image *img)
 
 /*
  * "SysV shared memory: 1 segment", then each SYSVSHM record: its objref,
- * shmid, key, size, saved pages, mode, owner, creator, when it was made
- * (restart attaches the segment at its id again only if it is this one:
- * key, size, creator, that time), whether removed (IPC_RMID) and
- * noreserve, how many attaches of it the image has, the process whose
- * records hold it and those that map it.
+ * shmid, key, size, saved pages, mode, owner, creator, ctime (made or last
+ * changed: restart attaches the segment at its id again only if it is
+ * this one, of that key, size, creator and ctime), whether removed
+ * (IPC_RMID) and noreserve, how many attaches of it the image has, the
+ * process whose records hold it and those that map it.
  */
 static void print_sysvshms(FILE *out, const struct ci_image *img)
 {
 	size_t i;
 
-	if (!img->nr_sysvshms)
+	if (!print_count(out, "SysV shared memory", img->nr_sysvshms, "segment"))
 		return;
-	fprintf(out, "SysV shared memory: %zu segment%s\n", img->nr_sysvshms,
-		img->nr_sysvshms == 1 ? "" : "s");
 	for (i = 0; i < img->nr_sysvshms; i++) {
 		const struct ci_sysvshm *seg = &img->sysvshms[i];
 		const struct ckpt_hdr_sysvshm *s = &seg->s;
