@@ -15,8 +15,11 @@
  * in flight open for reading, writing and both, a memfd with its name,
  * seals and pages, open and mapped shared and privately, a deleted file
  * (a GHOST with its pages and holes, linkable) open and mapped shared and
- * privately, and a shared mapping of a regular file; the process tree of
- * a root, a thread, two children and a zombie. Exit 0 once written.
+ * privately, a shared mapping of a regular file, and a SysV shared memory
+ * segment (a SYSVSHM with its pages and a hole) the root attaches
+ * read-write and maps in two VMAs, the other processes attach read-only
+ * (a SHM_ATTACH each); the process tree of a root, a thread, two children
+ * and a zombie. Exit 0 once written.
  */
 #include "mkimage.h"
 
@@ -53,6 +56,7 @@ int main(int argc, char **argv)
 		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
 		.memfd = true, .shared_file = true, .memfd_private = true,
 		.ghost = true, .ghost_private = true, .ghost_linkable = true,
+		.sysvshm_maps = 3, .sysvshm_reattach = true,
 	};
 	unsigned char *buf;
 	char path[4096];

@@ -2,8 +2,8 @@
 /*
  * Host tests of ckptinfo's reader: synthetic process trees (tests/lib/
  * mkimage.c), valid and with every TREE rule broken, with shared memory,
- * memfds and shared file mappings, with their SIGPENDING, RLIMITS and FS
- * records and each broken; the
+ * memfds, shared file mappings and SysV shared memory, with their
+ * SIGPENDING, RLIMITS and FS records and each broken; the
  * fixtures (real images made by the guest, tests/fixtures/) and images
  * broken on purpose from them: each breakage gets its precise message, nothing crashes,
  * and the command line exits 0/1/2.
@@ -30,7 +30,7 @@
 #define CKPTINFO "build/host/ckptinfo"
 
 /* The refusal of a record out of the order restart reads them in. */
-#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
 
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
@@ -527,7 +527,7 @@ static void tree_cli(void)
 	       count(out, "\"zombie\": ") == 6 && count(out, "\"task\": {") == 4 &&
 	       strstr(out, "\"processes\": [{\"xfeatures_in_use\": \"0x3\", \"task\": {\"pid\": 100") &&
 	       strstr(out, "\"type\": \"TREE\", \"type_id\": 4, \"len\": 200") &&
-	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": "),
+	       strstr(out, "], \"shmem\": [], \"ghosts\": [], \"sysvshm\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": "),
 	       "--json: the root's keys at the top level, \"tree\" with 6 entries, \"processes\" with 3, \"shmem\" empty (exit %d)",
 	       ret);
 	tap_ok(!ret && strstr(out, "\"no_new_privs\": false}, \"cwd\": \"/tmp/cwd.100\", \"root\": null, \"umask\": \"0022\", "
@@ -737,7 +737,7 @@ static void shmem_cli(const unsigned char *buf, size_t len, uint32_t ref)
 	snprintf(want[0], sizeof(want[0]),
 		 "], \"shmem\": [{\"objref\": %u, \"size\": 12288, \"nr_pages\": 2, \"flags\": 1, "
 		 "\"noreserve\": true, \"memfd\": false, \"name\": null, \"seals\": [], \"exec\": false, "
-		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": ",
+		 "\"saved_with\": 100, \"mapped_by\": [100, 110]}], \"ghosts\": [], \"sysvshm\": [], \"pipes\": [], \"unix_socks\": [], \"inet_socks\": [], \"totals\": ",
 		 ref);
 	snprintf(want[1], sizeof(want[1]),
 		 "\"kind\": \"shared-anon\", \"pages\": 0, \"vm_flags\": \"0xfb\", \"file\": null, "
@@ -798,7 +798,7 @@ static const char json_check[] =
 	" 'root', 'umask', 'fs_shared_with', 'rlimits', 'itimers', 'posix_timers',"
 	" 'oom_score_adj', 'threads', 'mm', 'files_shared_with', 'fds']\n"
 	"top = ['format', 'crid', 'time', 'kernel', 'arch'] + proc[1:] +"
-	" ['tree', 'processes', 'shmem', 'ghosts', 'pipes', 'unix_socks', 'inet_socks',"
+	" ['tree', 'processes', 'shmem', 'ghosts', 'sysvshm', 'pipes', 'unix_socks', 'inet_socks',"
 	" 'totals', 'trailing_bytes']\n"
 	"d = json.load(sys.stdin)\n"
 	"ok = list(d) == top and all(list(p) == proc for p in d['processes'])\n"
@@ -3157,7 +3157,7 @@ static const struct patch_case memfd_cases[] = {
 	{ "a regular file with an open() flag restart does not give back (__O_TMPFILE)", M_SFILE,
 	  FI(f_flags), 020000002, 4,
 	  "/tmp/shared.dat: flags 020000002: open() flags restart does not give back (020000000)" },
-	{ "a VMA of an unknown kind (7)", M_VMA_SHARED, VMA(kind), 7, 4, "unknown VMA kind 7" },
+	{ "a VMA of an unknown kind (8)", M_VMA_SHARED, VMA(kind), 8, 4, "unknown VMA kind 8" },
 	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
 	  "executable objref 7 is a memfd's file" },
 	{ "the executable a regular file", M_MM, MMH(exe_objref), 9, 4, NULL },
@@ -3791,6 +3791,359 @@ static void fown_tests(void)
 	s.fown_elsewhere = false;
 }
 
+/*
+ * The records of the SysV shared memory image that sysvshm_cases change:
+ * the root's SYSVSHM, its 2 PAGES and SHM_ATTACH, the root's two VMAs of
+ * the attach (read-write, read-only), the child's first, the root's first
+ * FD and MM.
+ */
+enum { V_SEG, V_PAGES0, V_PAGES1, V_ATTACH, V_VMA_RW, V_VMA_RO, V_VMA_CHILD, V_FD, V_MM, NR_V };
+static const struct rec_at sysvshm_at[NR_V] = {
+	[V_SEG] = { CKPT_HDR_SYSVSHM, 0 }, [V_PAGES0] = { CKPT_HDR_PAGES, 0 },
+	[V_PAGES1] = { CKPT_HDR_PAGES, 1 }, [V_ATTACH] = { CKPT_HDR_SHM_ATTACH, 0 },
+	[V_VMA_RW] = { CKPT_HDR_VMA, 1 }, [V_VMA_RO] = { CKPT_HDR_VMA, 2 },
+	[V_VMA_CHILD] = { CKPT_HDR_VMA, 4 }, [V_FD] = { CKPT_HDR_FD, 0 },
+	[V_MM] = { CKPT_HDR_MM, 0 },
+};
+
+#define SV(m) (16 + offsetof(struct ckpt_hdr_sysvshm, m))
+#define SA(m) (16 + offsetof(struct ckpt_hdr_shm_attach, m))
+#define SYSVSHM_REC "SYSVSHM record (type 37, len 72): "
+#define ATTACH_REC "SHM_ATTACH record (type 38, len 8): "
+#define SEGMENT "SYSVSHM record (type 37, len 72): segment 32769: "
+#define SYSV_VMA "VMA record (type 33, len 48): "
+#define SYSV_FLAGS "a SysV shared memory mapping without VM_MAYSHARE, growing down, accounted, wiped on fork or with flags restart does not give back"
+
+/*
+ * Each rule of the SYSVSHM and SHM_ATTACH records and of a sysvshm VMA
+ * broken in turn on the SysV shared memory image (the root's objrefs:
+ * TASK 1, /dev/null 4, /tmp/out.100 5, SYSVSHM 7, SHM_ATTACH 8), and what
+ * they may be.
+ */
+static const struct patch_case sysvshm_cases[] = {
+	{ "a SYSVSHM record of 64 bytes", V_SEG, HDR(len), 64, 8,
+	  "SYSVSHM record (type 37, len 64): length 64, expected 72" },
+	{ "a SYSVSHM record of 80 bytes", V_SEG, HDR(len), 80, 8,
+	  "SYSVSHM record (type 37, len 80): length 80, expected 72" },
+	{ "a SYSVSHM record of objref 0", V_SEG, HDR(objref), 0, 4,
+	  SYSVSHM_REC "objref 0 is zero or already another object's" },
+	{ "a SYSVSHM record with the root's TASK objref", V_SEG, HDR(objref), 1, 4,
+	  SYSVSHM_REC "objref 1 is zero or already another object's" },
+	{ "a segment id -1", V_SEG, SV(id), (uint32_t)-1, 4,
+	  SYSVSHM_REC "segment id -1: no IPC id (0 or more)" },
+	{ "a segment id 0", V_SEG, SV(id), 0, 4, NULL },
+	{ "an empty segment", V_SEG, SV(size), 0, 8,
+	  SYSVSHM_REC "size 0 with 2 pages: empty, too large or more pages than fit" },
+	{ "a segment larger than a file can be", V_SEG, SV(size), 1ULL << 63, 8,
+	  SYSVSHM_REC "size 9223372036854775808 with 2 pages: empty, too large or more pages than fit" },
+	{ "a segment with more pages than its size holds", V_SEG, SV(size), 4096, 8,
+	  SYSVSHM_REC "size 4096 with 2 pages: empty, too large or more pages than fit" },
+	{ "a segment of 8193 bytes, its last page saved", V_SEG, SV(size), 8193, 8, NULL },
+	{ "a page offset at the segment's size", V_SEG, SV(size), 8192, 8,
+	  "PAGES record (type 34, len 8176): page offset 0x2000 outside its SYSVSHM or out of order" },
+	{ "a SYSVSHM counting a page more than its PAGES have", V_SEG, SV(nr_pages), 3, 8,
+	  ATTACH_REC "the SYSVSHM before has 2 of its 3 pages" },
+	{ "a SYSVSHM counting a page fewer than its PAGES have", V_SEG, SV(nr_pages), 1, 8,
+	  "PAGES record (type 34, len 8176): more pages than its SYSVSHM record says (1)" },
+	{ "a SYSVSHM counting no page, its PAGES after it", V_SEG, SV(nr_pages), 0, 8,
+	  "more pages than its SYSVSHM record says (0)" },
+	{ "a segment's mode with SHM_DEST (01000)", V_SEG, SV(mode), 01640, 4,
+	  SEGMENT "mode 01640, more than permissions (0777)" },
+	{ "a segment's mode 0777", V_SEG, SV(mode), 0777, 4, NULL },
+	{ "a segment with unknown flags", V_SEG, SV(flags), 0x4, 4, SEGMENT "unknown flags 0x4" },
+	{ "a segment made SHM_NORESERVE", V_SEG, SV(flags), CKPT_SYSVSHM_NORESERVE, 4, NULL },
+	{ "a segment removed (IPC_RMID), its key kept", V_SEG, SV(flags), CKPT_SYSVSHM_REMOVED, 4,
+	  SEGMENT "removed (CKPT_SYSVSHM_REMOVED) with key 0x5eed: IPC_RMID leaves a segment the key IPC_PRIVATE (0)" },
+	{ "a segment of key IPC_PRIVATE, not removed", V_SEG, SV(key), 0, 4, NULL },
+	{ "a segment of owner -1", V_SEG, SV(uid), (uint32_t)-1, 4,
+	  SEGMENT "owner 4294967295:100, and -1 is no user or group id" },
+	{ "a segment of group -1", V_SEG, SV(gid), (uint32_t)-1, 4,
+	  SEGMENT "owner 1000:4294967295, and -1 is no user or group id" },
+	{ "a segment of creator -1", V_SEG, SV(cuid), (uint32_t)-1, 4,
+	  SEGMENT "creator 4294967295:101, and -1 is no user or group id" },
+	{ "a segment of creator group -1", V_SEG, SV(cgid), (uint32_t)-1, 4,
+	  SEGMENT "creator 1001:4294967295, and -1 is no user or group id" },
+	{ "a segment owned by root", V_SEG, SV(uid), 0, 4, NULL },
+	{ "a segment's times all 0 (never attached, never detached)", V_SEG, SV(atime), 0, 8, NULL },
+	{ "a segment's page offsets out of order across PAGES records", V_PAGES1, PAGE1, 0, 8,
+	  "PAGES record (type 34, len 8176): page offset 0 outside its SYSVSHM or out of order" },
+	{ "an unaligned segment page offset", V_PAGES1, PAGE1, 0x2001, 8,
+	  "page offset 0x2001 outside its SYSVSHM or out of order" },
+	{ "a segment page offset beyond its size", V_PAGES1, PAGE1, 0x3000, 8,
+	  "page offset 0x3000 outside its SYSVSHM or out of order" },
+	{ "a segment's pages at offsets 0 and 0x1000, the hole after them", V_PAGES1, PAGE1,
+	  0x1000, 8, NULL },
+	{ "a segment's PAGES with the task's objref", V_PAGES0, HDR(objref), 1, 4,
+	  "objref 1 is not its owner's (7)" },
+	{ "a SYSVSHM record after the MM record", V_VMA_RW, HDR(type), CKPT_HDR_SYSVSHM, 4,
+	  "SYSVSHM record (type 37, len 48): " ORDER },
+	{ "a SHM_ATTACH record of 16 bytes", V_ATTACH, HDR(len), 16, 8,
+	  "SHM_ATTACH record (type 38, len 16): length 16, expected 8" },
+	{ "a SHM_ATTACH record of 4 bytes", V_ATTACH, HDR(len), 4, 8,
+	  "SHM_ATTACH record (type 38, len 4): length 4, expected 8" },
+	{ "a SHM_ATTACH record of objref 0", V_ATTACH, HDR(objref), 0, 4,
+	  ATTACH_REC "objref 0 is zero or already another object's" },
+	{ "a SHM_ATTACH record with its segment's objref", V_ATTACH, HDR(objref), 7, 4,
+	  ATTACH_REC "objref 7 is zero or already another object's" },
+	{ "a SHM_ATTACH naming no record", V_ATTACH, SA(shm_objref), 999, 4,
+	  ATTACH_REC "segment objref 999 has no SYSVSHM record before it" },
+	{ "a SHM_ATTACH naming a FILE", V_ATTACH, SA(shm_objref), 4, 4,
+	  ATTACH_REC "segment objref 4 has no SYSVSHM record before it" },
+	{ "a SHM_ATTACH naming itself", V_ATTACH, SA(shm_objref), 8, 4,
+	  ATTACH_REC "segment objref 8 has no SYSVSHM record before it" },
+	{ "a SHM_ATTACH with unknown flags", V_ATTACH, SA(flags), 0x3, 4,
+	  ATTACH_REC "unknown flags 0x3 (only CKPT_SHM_ATTACH_RDONLY, 0x1)" },
+	{ "a read-only attach (SHM_RDONLY) mapped VM_SHARED", V_ATTACH, SA(flags),
+	  CKPT_SHM_ATTACH_RDONLY, 4,
+	  SYSV_VMA "vm_flags 0xfb: VM_SHARED set, but attach 8 of segment 32769 is read-only: shmat() maps a read-write attach VM_SHARED, a read-only one (SHM_RDONLY) without it" },
+	{ "a SHM_ATTACH record after the MM record", V_VMA_RW, HDR(type), CKPT_HDR_SHM_ATTACH, 4,
+	  "SHM_ATTACH record (type 38, len 48): " ORDER },
+	{ "a sysvshm VMA naming no record", V_VMA_RW, VMA(file_objref), 999, 4,
+	  SYSV_VMA "SysV shared memory attach objref 999 has no SHM_ATTACH record before it" },
+	{ "a sysvshm VMA naming the SYSVSHM, not its attach", V_VMA_RW, VMA(file_objref), 7, 4,
+	  SYSV_VMA "SysV shared memory attach objref 7 has no SHM_ATTACH record before it" },
+	{ "a sysvshm VMA naming a FILE", V_VMA_CHILD, VMA(file_objref), 5, 4,
+	  SYSV_VMA "SysV shared memory attach objref 5 has no SHM_ATTACH record before it" },
+	{ "a sysvshm VMA with pages of its own", V_VMA_RW, VMA(nr_pages), 1, 8,
+	  SYSV_VMA "1 pages do not fit this VMA" },
+	{ "a sysvshm VMA without VM_MAYSHARE", V_VMA_RW, VMA(vm_flags),
+	  MK_SYSVSHM_FLAGS & ~0x80ULL, 8, SYSV_VMA "vm_flags 0x7b: " SYSV_FLAGS },
+	{ "a sysvshm VMA that grows down", V_VMA_RW, VMA(vm_flags), MK_SYSVSHM_FLAGS | 0x100, 8,
+	  SYSV_VMA "vm_flags 0x1fb: " SYSV_FLAGS },
+	{ "a sysvshm VMA accounted (VM_ACCOUNT)", V_VMA_RO, VMA(vm_flags),
+	  MK_SYSVSHM_RO_FLAGS | 0x100000, 8, SYSV_VMA "vm_flags 0x1000f9: " SYSV_FLAGS },
+	{ "a sysvshm VMA wiped on fork (VM_WIPEONFORK)", V_VMA_CHILD, VMA(vm_flags),
+	  MK_SYSVSHM_FLAGS | 0x2000000, 8, SYSV_VMA "vm_flags 0x20000fb: " SYSV_FLAGS },
+	{ "a sysvshm VMA with VM_IO, which restart does not give back", V_VMA_RW, VMA(vm_flags),
+	  MK_SYSVSHM_FLAGS | 0x4000, 8, SYSV_VMA "vm_flags 0x40fb: " SYSV_FLAGS },
+	{ "a sysvshm VMA locked (VM_LOCKED)", V_VMA_RO, VMA(vm_flags), MK_SYSVSHM_RO_FLAGS | 0x2000,
+	  8, NULL },
+	{ "a sysvshm VMA executable (SHM_EXEC)", V_VMA_RW, VMA(vm_flags), MK_SYSVSHM_FLAGS | 0x4,
+	  8, NULL },
+	{ "a writable sysvshm VMA without VM_SHARED", V_VMA_RW, VMA(vm_flags),
+	  MK_SYSVSHM_FLAGS & ~0x8ULL, 8,
+	  SYSV_VMA "vm_flags 0xf3: a writable mapping of segment 32769 (attach 8) without VM_SHARED" },
+	{ "a read-only sysvshm VMA of a read-write attach without VM_SHARED", V_VMA_RO,
+	  VMA(vm_flags), MK_SYSVSHM_RO_FLAGS & ~0x8ULL, 8,
+	  SYSV_VMA "vm_flags 0xf1: VM_SHARED clear, but attach 8 of segment 32769 is read-write" },
+	{ "a shared-anon VMA naming the attach", V_VMA_RW, VMA(kind),
+	  CKPT_VMA_SHARED_ANON | 8ULL << 32, 8,
+	  SYSV_VMA "shared memory objref 8 has no SHMEM record before it" },
+	{ "a shared-file VMA naming the attach", V_VMA_RW, VMA(kind),
+	  CKPT_VMA_SHARED_FILE | 8ULL << 32, 8,
+	  SYSV_VMA "file objref 8 has no FILE record of a regular file" },
+	{ "a file VMA naming the segment", V_VMA_RO, VMA(kind), CKPT_VMA_FILE | 7ULL << 32, 8,
+	  SYSV_VMA "file objref 7 has no FILE record of a regular file" },
+	{ "an FD naming the attach", V_FD, 16 + offsetof(struct ckpt_hdr_fd, file_objref), 8, 4,
+	  "FD record (type 49, len 16): fd 0 names objref 8, which no FILE record before it has" },
+	{ "the executable the attach", V_MM, MMH(exe_objref), 8, 4,
+	  "MM record (type 32, len 624): executable objref 8 has no FILE record of a regular file" },
+};
+
+#define NR_SYSVSHM_CASES (sizeof(sysvshm_cases) / sizeof(sysvshm_cases[0]))
+
+/* The SysV shared memory image, read back (1 result). */
+static void sysvshm_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_sysvshm *seg;
+	const struct ci_shm_attach *at;
+	const struct ci_proc *p;
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && ci.nr_sysvshms == 1 && ci.nr_shm_attaches == 1 && ci.nr_procs == 3;
+
+	seg = ok ? &ci.sysvshms[0] : NULL;
+	at = ok ? &ci.shm_attaches[0] : NULL;
+	p = ci.procs;
+	ok = ok && seg->objref == 7 && seg->proc == 0 && seg->s.id == MK_SYSVSHM_ID &&
+	     seg->s.key == MK_SYSVSHM_KEY && seg->s.size == MK_SYSVSHM_SIZE &&
+	     seg->s.nr_pages == 2 && seg->pages == 2 && seg->attaches == 1 &&
+	     seg->s.mode == MK_SYSVSHM_MODE && seg->s.uid == MK_SYSVSHM_UID &&
+	     seg->s.gid == MK_SYSVSHM_GID && seg->s.cuid == MK_SYSVSHM_CUID &&
+	     seg->s.cgid == MK_SYSVSHM_CGID && seg->s.ctime == MK_SYSVSHM_CTIME &&
+	     !seg->s.flags && ci_sysvshm_by_ref(&ci, 7) == seg &&
+	     at->objref == 8 && at->proc == 0 && at->a.shm_objref == 7 && !at->a.flags &&
+	     ci_shm_attach_by_ref(&ci, 8) == at && !ci_shm_attach_by_ref(&ci, 7) &&
+	     p[0].nr_vmas == 3 && p[1].nr_vmas == 3 && p[2].nr_vmas == 1 &&
+	     ci_vma_shm_attach(&ci, &p[0].vmas[1].v) == at &&
+	     ci_vma_shm_attach(&ci, &p[0].vmas[2].v) == at &&
+	     ci_vma_shm_attach(&ci, &p[1].vmas[2].v) == at &&
+	     !ci_vma_shm_attach(&ci, &p[0].vmas[0].v) &&
+	     ci_vma_object(&ci, &p[1].vmas[1].v) == 7 && !ci_vma_shmem(&ci, &p[0].vmas[1].v) &&
+	     ci_proc_maps(&ci, &p[0], 7) && ci_proc_maps(&ci, &p[1], 7) &&
+	     !ci_proc_maps(&ci, &p[2], 7) && p[0].pages == 1 && ci.pages == 3 + 2;
+	tap_ok(ok, "a SysV segment saved with the root (2 pages, a hole), one attach, its two VMAs in the root and the child: valid, read back%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The JSON of the SysV shared memory image, read by python3: "sysvshm"
+ * has the segment, its keys in order; the root's and the child's VMAs of
+ * the attach name it (at the top level and in "processes"), no other VMA
+ * does; with --records, "records" names the SYSVSHM and SHM_ATTACH
+ * records ("records ok").
+ */
+static const char sysvshm_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"s = {'objref': 7, 'id': 32769, 'key': 0x5eed, 'size': 12288, 'nr_pages': 2,"
+	" 'mode': '0640', 'uid': 1000, 'gid': 100, 'cuid': 1001, 'cgid': 101,"
+	" 'atime': 1700000100, 'dtime': 1700000050, 'ctime': 1700000000, 'removed': False,"
+	" 'noreserve': False, 'attaches': 1, 'saved_with': 100, 'mapped_by': [100, 110]}\n"
+	"ok = d['sysvshm'] == [s] and list(d['sysvshm'][0]) == list(s)\n"
+	"a = {'objref': 7, 'id': 32769, 'attach': 8, 'rdonly': False}\n"
+	"want = [('0x80000', 'rw-s', 0), ('0x81000', 'r--s', 4096)]\n"
+	"for p in (d, d['processes'][0], d['processes'][1]):\n"
+	"    v = [(m['start'], m['prot'], m['offset']) for m in p['mm']['vmas']"
+	" if m['kind'] == 'sysvshm' and m['sysvshm'] == a and m['file'] is None]\n"
+	"    ok = ok and v == want\n"
+	"ok = ok and all('sysvshm' not in m for p in d['processes'] for m in p['mm']['vmas']"
+	" if m['kind'] != 'sysvshm')\n"
+	"print('sysvshm ok' if ok else 'sysvshm differs: %r' % d['sysvshm'])\n"
+	"if 'records' in d and [(r['type'], r['type_id'], r['len'], r['objref']) for r in d['records']"
+	" if r['type'] in ('SYSVSHM', 'SHM_ATTACH')] == [('SYSVSHM', 37, 72, 7), ('SHM_ATTACH', 38, 8, 8)]:\n"
+	"    print('records ok')\n";
+
+/* ckptinfo shows the segment and the VMAs of its attach (3 results). */
+static void sysvshm_cli(const unsigned char *buf, size_t len)
+{
+	static const char *const summary[] = {
+		"  `-130 zombie (status 1792) exit 7 pgid 100 sid 100\nSysV shared memory: 1 segment\n"
+		"  sysvshm 7: shmid 32769, key 0x00005eed, 12288 bytes, 2 pages, mode 0640, owner 1000:100, creator 1001:101, ctime 2023-11-14 22:13:20 UTC, 1 attach, saved with 100, mapped by 100, 110\n"
+		"task: pid 100, ",
+		" records, 5 pages, ",
+	};
+	static char out[1 << 16];
+	const char *path;
+	int ret;
+
+	tap_ok(shown_and_json(buf, len, summary, 2, sysvshm_json_check, "sysvshm ok\n", out,
+			      sizeof(out)),
+	       "the summary shows the segment once, after the tree; --json's \"sysvshm\" and the VMAs' \"sysvshm\" parsed by python3 (\"%.200s\")",
+	       out);
+	ret = json_buf(buf, len, "--records", sysvshm_json_check, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "sysvshm ok\nrecords ok\n"),
+	       "--json --records: the SYSVSHM and SHM_ATTACH records named (\"%.200s\")", out);
+	path = image_file(buf, len);
+	ret = run(path, out, sizeof(out));
+	tap_ok(!ret && count(out, "memory: 3 VMAs, 1 pages;") == 2 &&
+	       count(out, "  000000080000-000000081000 rw-s sysvshm      0 pages  sysvshm 7 @0 (shmid 32769, attach 8)\n") == 2 &&
+	       count(out, "  000000081000-000000083000 r--s sysvshm      0 pages  sysvshm 7 @0x1000 (shmid 32769, attach 8)\n") == 2 &&
+	       count(out, "sysvshm 7") == 5,
+	       "the summary names the segment, its offset and the attach in each VMA of it, the root's and the child's (exit %d)",
+	       ret);
+	unlink(path);
+}
+
+/*
+ * The records of the image whose later processes attach the segment
+ * themselves, read-only, that reattach_cases change: the root's first VMA
+ * of its attach, the child's SHM_ATTACH and VMA of its own.
+ */
+enum { RA_ROOT_VMA, RA_ATTACH, RA_VMA, NR_RA };
+static const struct rec_at reattach_at[NR_RA] = {
+	[RA_ROOT_VMA] = { CKPT_HDR_VMA, 1 }, [RA_ATTACH] = { CKPT_HDR_SHM_ATTACH, 1 },
+	[RA_VMA] = { CKPT_HDR_VMA, 4 },
+};
+
+/* The child's attach is objref 17, read-only, of the root's segment (7). */
+static const struct patch_case reattach_cases[] = {
+	{ "a read-only attach mapped writable", RA_VMA, VMA(vm_flags),
+	  MK_SYSVSHM_RDONLY_FLAGS | 0x2, 8,
+	  SYSV_VMA "vm_flags 0xd3: a writable mapping of segment 32769 (attach 17) without VM_SHARED" },
+	{ "a read-only attach mapped VM_SHARED", RA_VMA, VMA(vm_flags),
+	  MK_SYSVSHM_RDONLY_FLAGS | 0x8, 8,
+	  SYSV_VMA "vm_flags 0xd9: VM_SHARED set, but attach 17 of segment 32769 is read-only" },
+	{ "a read-only attach made read-write, its VMA without VM_SHARED", RA_ATTACH, SA(flags), 0,
+	  4, SYSV_VMA "vm_flags 0xd1: VM_SHARED clear, but attach 17 of segment 32769 is read-write" },
+	{ "the root's VMA naming the child's attach, saved after it", RA_ROOT_VMA,
+	  VMA(file_objref), 17, 4,
+	  SYSV_VMA "SysV shared memory attach objref 17 has no SHM_ATTACH record before it" },
+	{ "the child's attach naming the root's SHM_ATTACH, not its SYSVSHM", RA_ATTACH,
+	  SA(shm_objref), 8, 4, ATTACH_REC "segment objref 8 has no SYSVSHM record before it" },
+};
+
+#define NR_REATTACH_CASES (sizeof(reattach_cases) / sizeof(reattach_cases[0]))
+
+/*
+ * The segment attached again, read-only, by the child and the grandchild
+ * (a SHM_ATTACH record each, in their own records, naming the root's
+ * SYSVSHM): valid, shown (3 attaches, read-only VMAs); each rule of a
+ * read-only attach broken in turn (1 + NR_REATTACH_CASES results).
+ */
+static void sysvshm_reattach(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .sysvshm_maps = 3,
+			     .sysvshm_reattach = true };
+	unsigned char *buf;
+	size_t len, pos[NR_RA];
+	struct ci_image ci;
+	int ret;
+
+	buf = valid_image(&s, "the image of three attaches", &ci, reattach_at, NR_RA, pos, &len);
+	if (ci.nr_shm_attaches != 3 || ci.shm_attaches[1].objref != 17 ||
+	    ci.shm_attaches[1].proc != 1 || !pos[RA_VMA])
+		tap_bail("the image of three attaches lacks a record, or its objrefs moved");
+	ci_free(&ci);
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, ", 3 attaches, saved with 100, mapped by 100, 110, 120\n") == 1 &&
+	       count(out, "  000000080000-000000083000 r--p sysvshm      0 pages  sysvshm 7 @0 (shmid 32769, attach 17, read-only)\n") == 1 &&
+	       count(out, "  000000080000-000000083000 r--p sysvshm      0 pages  sysvshm 7 @0 (shmid 32769, attach 24, read-only)\n") == 1 &&
+	       count(out, "memory: 2 VMAs, 1 pages;") == 2,
+	       "the segment attached read-only by two later processes, each its own SHM_ATTACH: valid, 3 attaches, their VMAs read-only (exit %d)",
+	       ret);
+	patch_cases(buf, len, pos, reattach_cases, NR_REATTACH_CASES);
+	free(buf);
+}
+
+#define SYSVSHM_RESULTS (1 + 3 + (int)NR_SYSVSHM_CASES + 1 + (int)NR_REATTACH_CASES + 3)
+
+/*
+ * SysV shared memory: a segment of the root (its SYSVSHM with 2 pages and
+ * a hole, one SHM_ATTACH, two VMAs of it split by mprotect()) whose attach
+ * the child maps too (inherited across fork): valid, read back, shown in
+ * the summary and --json (read by python3); each rule of its records and
+ * of its VMAs broken in turn; attached read-only by later processes; a
+ * removed segment shown so; a SHM_ATTACH before its SYSVSHM refused.
+ */
+static void sysvshm_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .sysvshm_maps = 2 };
+	unsigned char *buf;
+	size_t len, pos[NR_V];
+	struct ci_image ci;
+	int ret;
+
+	buf = valid_image(&s, "the SysV shared memory image", &ci, sysvshm_at, NR_V, pos, &len);
+	if (!pos[V_SEG] || pos[V_PAGES0] < pos[V_SEG] || pos[V_ATTACH] < pos[V_PAGES1] ||
+	    !pos[V_VMA_CHILD] || !pos[V_MM] || ci.nr_sysvshms != 1 || ci.sysvshms[0].objref != 7 ||
+	    !ci_shm_attach_by_ref(&ci, 8) || strcmp(ci_file_by_ref(&ci, 5)->path, "/tmp/out.100"))
+		tap_bail("the SysV shared memory image lacks a record, or its objrefs moved");
+	ci_free(&ci);
+
+	sysvshm_valid(buf, len);
+	sysvshm_cli(buf, len);
+	patch_cases(buf, len, pos, sysvshm_cases, NR_SYSVSHM_CASES);
+	free(buf);
+	sysvshm_reattach();
+
+	s.sysvshm_removed = true;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  sysvshm 7: shmid 32769, key 0x00000000, 12288 bytes, 2 pages, mode 0640, owner 1000:100, creator 1001:101, ctime 2023-11-14 22:13:20 UTC, removed, 1 attach, saved with 100, mapped by 100, 110\n") == 1,
+	       "a segment removed while attached (CKPT_SYSVSHM_REMOVED, key IPC_PRIVATE): valid, shown removed (exit %d)",
+	       ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"key\": 0, ") == 1 && count(out, "\"removed\": true, \"noreserve\": false, \"attaches\": 1, ") == 1,
+	       "--json: the removed segment's key 0 and \"removed\" (exit %d)", ret);
+	s.sysvshm_removed = false;
+	s.sysvshm_attach_first = true;
+	refused("a SHM_ATTACH record before the SYSVSHM record it names", &s,
+		ATTACH_REC "segment objref 7 has no SYSVSHM record before it");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -3798,7 +4151,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + FOWN_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + FOWN_RESULTS + SYSVSHM_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -3817,6 +4170,7 @@ int main(void)
 	memfd_private_tests();
 	ghost_tests();
 	fown_tests();
+	sysvshm_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

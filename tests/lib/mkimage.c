@@ -390,6 +390,9 @@ struct shared {
 	uint32_t files, fs;	/* the first process's files table, fs_struct */
 	uint32_t shmem;		/* the SHMEM */
 	size_t shmem_maps;	/* the processes still to map it */
+	uint32_t sysvshm;	/* the SYSVSHM, */
+	uint32_t shm_attach;	/* its first process's SHM_ATTACH */
+	size_t sysvshm_maps;	/* the processes still to attach it */
 };
 
 /*
@@ -427,6 +430,63 @@ static void shmem(struct out *o, struct shared *sh)
 	shmem_record(o, sh->shmem, (struct ckpt_hdr_shmem){
 		.size = MK_SHMEM_SIZE, .nr_pages = 2, .flags = CKPT_SHMEM_NORESERVE },
 		NULL, 0xaa);
+}
+
+/* The SYSVSHM record @ref of mk_spec.sysvshm_maps, then its pages (obj_pages()). */
+static void sysvshm_record(struct out *o, const struct mk_spec *s, uint32_t ref)
+{
+	struct ckpt_hdr_sysvshm hs = {
+		.id = MK_SYSVSHM_ID, .key = s->sysvshm_removed ? 0 : MK_SYSVSHM_KEY,
+		.size = MK_SYSVSHM_SIZE, .nr_pages = 2, .uid = MK_SYSVSHM_UID,
+		.gid = MK_SYSVSHM_GID, .cuid = MK_SYSVSHM_CUID, .cgid = MK_SYSVSHM_CGID,
+		.mode = MK_SYSVSHM_MODE, .flags = s->sysvshm_removed ? CKPT_SYSVSHM_REMOVED : 0,
+		.atime = MK_SYSVSHM_ATIME, .dtime = MK_SYSVSHM_DTIME, .ctime = MK_SYSVSHM_CTIME };
+
+	record(o, CKPT_HDR_SYSVSHM, ref, &hs, sizeof(hs));
+	obj_pages(o, ref, hs.nr_pages, 0x5a);
+}
+
+/* A SHM_ATTACH record of the segment @seg (@rdonly: shmat(SHM_RDONLY)); its objref. */
+static uint32_t shm_attach(struct out *o, uint32_t seg, bool rdonly)
+{
+	struct ckpt_hdr_shm_attach ha = { .shm_objref = seg,
+					  .flags = rdonly ? CKPT_SHM_ATTACH_RDONLY : 0 };
+	uint32_t ref = o->next_ref++;
+
+	record(o, CKPT_HDR_SHM_ATTACH, ref, &ha, sizeof(ha));
+	return ref;
+}
+
+/*
+ * The records of the SysV segment of mk_spec.sysvshm_maps a process that
+ * attaches it writes (the first: the segment and its attach; a later one
+ * with sysvshm_reattach: an attach of its own, read-only; else none), and
+ * in @v the VMAs of the attach it maps (file_objref 0: none).
+ */
+static void sysvshm(struct out *o, const struct mk_spec *s, struct shared *sh,
+		    struct ckpt_hdr_vma v[2])
+{
+	bool rdonly = sh->sysvshm && s->sysvshm_reattach;
+	uint32_t attach = sh->shm_attach;
+
+	if (!sh->sysvshm) {
+		sh->sysvshm = o->next_ref++;
+		if (s->sysvshm_attach_first)
+			attach = shm_attach(o, sh->sysvshm, false);
+		sysvshm_record(o, s, sh->sysvshm);
+		if (!s->sysvshm_attach_first)
+			attach = shm_attach(o, sh->sysvshm, false);
+		sh->shm_attach = attach;
+	} else if (rdonly) {
+		attach = shm_attach(o, sh->sysvshm, true);
+	}
+	v[0] = (struct ckpt_hdr_vma){ .start = MK_SYSVSHM_START,
+				      .end = MK_SYSVSHM_START + (rdonly ? MK_SYSVSHM_SIZE : 4096),
+				      .vm_flags = rdonly ? MK_SYSVSHM_RDONLY_FLAGS : MK_SYSVSHM_FLAGS,
+				      .kind = CKPT_VMA_SYSVSHM, .file_objref = attach };
+	v[1] = (struct ckpt_hdr_vma){ .start = v[0].end, .end = MK_SYSVSHM_START + MK_SYSVSHM_SIZE,
+				      .pgoff = 1, .vm_flags = MK_SYSVSHM_RO_FLAGS,
+				      .kind = CKPT_VMA_SYSVSHM, .file_objref = rdonly ? 0 : attach };
 }
 
 /*
@@ -616,6 +676,7 @@ static void process(struct out *o, const struct mk_spec *s,
 				     .vm_flags = MK_GHOST_FLAGS,
 				     .kind = CKPT_VMA_SHARED_FILE };
 	struct ckpt_hdr_vma gpvma = private_vma(MK_GHOST_PRIVATE_START, MK_GHOST_PRIVATE_FLAGS);
+	struct ckpt_hdr_vma svma[2] = { { 0 } };
 	struct ckpt_hdr_fd fd = { 0 };
 	uint32_t evfd_ref = 0;
 	struct ckpt_hdr_fs fs = { .umask = MK_UMASK };
@@ -800,6 +861,10 @@ mm:
 			shmem(o, sh);
 		shvma.file_objref = sh->shmem;
 	}
+	if (sh->sysvshm_maps) {
+		sh->sysvshm_maps--;
+		sysvshm(o, s, sh, svma);
+	}
 	if (s->shared_file && e == s->tree) {
 		sfvma.file_objref = o->next_ref++;
 		path_file(o, sfvma.file_objref, MK_SHARED_PATH, (struct ckpt_hdr_file){
@@ -811,7 +876,8 @@ mm:
 	if (s->ghost_private)
 		gpvma.file_objref = gvma.file_objref;
 	mm.nr_vmas += !!mfvma.file_objref + !!sfvma.file_objref + !!mpvma.file_objref +
-		      !!gvma.file_objref + !!gpvma.file_objref;
+		      !!gvma.file_objref + !!gpvma.file_objref + !!svma[0].file_objref +
+		      !!svma[1].file_objref;
 	mm_ref = o->next_ref++;
 	record(o, CKPT_HDR_MM, mm_ref, &mm, sizeof(mm));
 	record(o, CKPT_HDR_VMA, mm_ref, &vma, sizeof(vma));
@@ -822,6 +888,8 @@ mm:
 	vma_of(o, mm_ref, &mpvma, 0xdd);
 	vma_of(o, mm_ref, &gvma, 0);
 	vma_of(o, mm_ref, &gpvma, 0xef);
+	vma_of(o, mm_ref, &svma[0], 0);
+	vma_of(o, mm_ref, &svma[1], 0);
 	cpu_xstate(o, task_ref);
 }
 
@@ -838,7 +906,7 @@ unsigned char *mk_image(const struct mk_spec *s, size_t *len)
 	struct ckpt_hdr_tail tail = { .magic = CKPT_TAIL_MAGIC };
 	struct ckpt_hdr_tree tree = { .nr_tasks = s->nr_tasks, .nr_procs = s->nr_procs };
 	struct out o = { .next_ref = 1 };
-	struct shared sh = { .shmem_maps = s->shmem_maps };
+	struct shared sh = { .shmem_maps = s->shmem_maps, .sysvshm_maps = s->sysvshm_maps };
 	unsigned char *payload;
 	bool live = false;
 

@@ -167,6 +167,23 @@ struct mk_spec {
 	 * record before its MM record, no fd), MAP_SHARED and read-only
 	 * (MK_SHARED_FLAGS: a shared-file VMA) at MK_SHARED_START */
 	bool shared_file;
+	/* the first sysvshm_maps live processes attach a SysV shared memory
+	 * segment (MK_SYSVSHM_*). The first writes, before its MM record,
+	 * its SYSVSHM record and its 2 pages, at offsets 0 and 0x2000 (a hole
+	 * between them), then a SHM_ATTACH record of it, read-write, and
+	 * maps that attach whole at MK_SYSVSHM_START in two VMAs, split by
+	 * mprotect(): its first page read-write (MK_SYSVSHM_FLAGS), the rest
+	 * read-only (MK_SYSVSHM_RO_FLAGS, offset 0x1000). Each later one maps
+	 * that attach the same way (inherited across fork); with
+	 * sysvshm_reattach, it attaches the segment itself instead,
+	 * read-only: a SHM_ATTACH record of its own (CKPT_SHM_ATTACH_RDONLY)
+	 * and one VMA of it, whole (MK_SYSVSHM_RDONLY_FLAGS). With
+	 * sysvshm_removed, the segment was removed while attached
+	 * (CKPT_SYSVSHM_REMOVED, key IPC_PRIVATE). Damage:
+	 * sysvshm_attach_first, the first's SHM_ATTACH record before its
+	 * SYSVSHM record */
+	size_t sysvshm_maps;
+	bool sysvshm_reattach, sysvshm_removed, sysvshm_attach_first;
 };
 
 /* The root's memfd (mk_spec.memfd): its name, size, seals, mapping. */
@@ -195,6 +212,24 @@ struct mk_spec {
 #define MK_SHARED_PATH		"/tmp/shared.dat"
 #define MK_SHARED_START		0x40000ULL
 #define MK_SHARED_FLAGS		0xf9ULL	/* VM_READ VM_SHARED VM_MAY* */
+
+/* The SysV shared memory segment (mk_spec.sysvshm_maps), as IPC_STAT tells it, and its mappings. */
+#define MK_SYSVSHM_ID		32769
+#define MK_SYSVSHM_KEY		0x5eed
+#define MK_SYSVSHM_SIZE		(3 * 4096ULL)
+#define MK_SYSVSHM_MODE		0640U
+#define MK_SYSVSHM_UID		1000U	/* owner */
+#define MK_SYSVSHM_GID		100U
+#define MK_SYSVSHM_CUID		1001U	/* creator */
+#define MK_SYSVSHM_CGID		101U
+#define MK_SYSVSHM_ATIME	1700000100LL
+#define MK_SYSVSHM_DTIME	1700000050LL
+#define MK_SYSVSHM_CTIME	1700000000LL
+#define MK_SYSVSHM_START	0x80000ULL
+#define MK_SYSVSHM_FLAGS	0xfbULL	/* VM_READ VM_WRITE VM_SHARED VM_MAY* */
+#define MK_SYSVSHM_RO_FLAGS	0xf9ULL	/* VM_READ VM_SHARED VM_MAY*: mprotect(PROT_READ) */
+/* shmat(SHM_RDONLY): VM_READ VM_MAYREAD VM_MAYEXEC VM_MAYSHARE */
+#define MK_SYSVSHM_RDONLY_FLAGS	0xd1ULL
 
 #define MK_UNIX_FILL		'u'
 
@@ -300,7 +335,9 @@ struct ckpt_sigpending mk_signal(int32_t tid, int32_t signo, int32_t code,
  * FD records' objref) and the fs_struct (a new objref, before the task's
  * FILE records). The root's VMAs of a memfd, a shared file, the memfd's
  * private mapping, a deleted file and its private mapping (mk_spec.memfd,
- * shared_file, memfd_private, ghost, ghost_private) come after those.
+ * shared_file, memfd_private, ghost, ghost_private) come after those, then
+ * the VMAs of the SysV shared memory segment (mk_spec.sysvshm_maps), whose
+ * SYSVSHM and SHM_ATTACH records come after the SHMEM's.
  */
 unsigned char *mk_image(const struct mk_spec *s, size_t *len);
 

@@ -9,6 +9,7 @@
  */
 #include "reader.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ static const char *const names[] = {
 	[CKPT_HDR_POSIX_TIMERS] = "POSIX_TIMERS",
 	[CKPT_HDR_MM] = "MM", [CKPT_HDR_VMA] = "VMA",
 	[CKPT_HDR_PAGES] = "PAGES", [CKPT_HDR_SHMEM] = "SHMEM",
-	[CKPT_HDR_GHOST] = "GHOST",
+	[CKPT_HDR_GHOST] = "GHOST", [CKPT_HDR_SYSVSHM] = "SYSVSHM",
+	[CKPT_HDR_SHM_ATTACH] = "SHM_ATTACH",
 	[CKPT_HDR_FILE] = "FILE",
 	[CKPT_HDR_FD] = "FD", [CKPT_HDR_PIPE] = "PIPE",
 	[CKPT_HDR_EVENTFD] = "EVENTFD", [CKPT_HDR_SIGNALFD] = "SIGNALFD",
@@ -52,6 +54,7 @@ const char *ci_vma_kind(uint32_t kind)
 	case CKPT_VMA_VVAR: return "vvar";
 	case CKPT_VMA_SHARED_ANON: return "shared-anon";
 	case CKPT_VMA_SHARED_FILE: return "shared-file";
+	case CKPT_VMA_SYSVSHM: return "sysvshm";
 	}
 	return "unknown";
 }
@@ -288,44 +291,56 @@ void ci_siginfo(const struct ckpt_sigpending *e, struct ci_siginfo *si)
 	memcpy(&si->value_ptr, e->fields + 8, 8);
 }
 
-const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref)
+/*
+ * The element of the array @arr (@nr elements of @size bytes, each
+ * starting with its objref) that is @objref's, or NULL (@objref 0: none).
+ */
+static const void *by_ref(const void *arr, size_t nr, size_t size, uint32_t objref)
 {
+	const char *p = arr;
 	size_t i;
 
-	for (i = 0; objref && i < img->nr_files; i++)
-		if (img->files[i].objref == objref)
-			return &img->files[i];
+	for (i = 0; objref && i < nr; i++, p += size)
+		if (*(const uint32_t *)p == objref)
+			return p;
 	return NULL;
+}
+
+#define BY_REF(arr, nr, objref) by_ref(arr, nr, sizeof(*(arr)), objref)
+
+static_assert(offsetof(struct ci_file, objref) == 0 && offsetof(struct ci_shmem, objref) == 0 &&
+	      offsetof(struct ci_ghost, objref) == 0 && offsetof(struct ci_pipe, objref) == 0 &&
+	      offsetof(struct ci_sysvshm, objref) == 0 &&
+	      offsetof(struct ci_shm_attach, objref) == 0, "by_ref(): the objref first");
+
+const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	return BY_REF(img->files, img->nr_files, objref);
 }
 
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref)
 {
-	size_t i;
-
-	for (i = 0; objref && i < img->nr_shmems; i++)
-		if (img->shmems[i].objref == objref)
-			return &img->shmems[i];
-	return NULL;
+	return BY_REF(img->shmems, img->nr_shmems, objref);
 }
 
 const struct ci_ghost *ci_ghost_by_ref(const struct ci_image *img, uint32_t objref)
 {
-	size_t i;
-
-	for (i = 0; objref && i < img->nr_ghosts; i++)
-		if (img->ghosts[i].objref == objref)
-			return &img->ghosts[i];
-	return NULL;
+	return BY_REF(img->ghosts, img->nr_ghosts, objref);
 }
 
 const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref)
 {
-	size_t i;
+	return BY_REF(img->pipes, img->nr_pipes, objref);
+}
 
-	for (i = 0; objref && i < img->nr_pipes; i++)
-		if (img->pipes[i].objref == objref)
-			return &img->pipes[i];
-	return NULL;
+const struct ci_sysvshm *ci_sysvshm_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	return BY_REF(img->sysvshms, img->nr_sysvshms, objref);
+}
+
+const struct ci_shm_attach *ci_shm_attach_by_ref(const struct ci_image *img, uint32_t objref)
+{
+	return BY_REF(img->shm_attaches, img->nr_shm_attaches, objref);
 }
 
 const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f)
@@ -353,12 +368,21 @@ const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
 	return buf;
 }
 
+const struct ci_shm_attach *ci_vma_shm_attach(const struct ci_image *img,
+					      const struct ckpt_hdr_vma *v)
+{
+	return v->kind == CKPT_VMA_SYSVSHM ? ci_shm_attach_by_ref(img, v->file_objref) : NULL;
+}
+
 uint32_t ci_vma_object(const struct ci_image *img, const struct ckpt_hdr_vma *v)
 {
+	const struct ci_shm_attach *a = ci_vma_shm_attach(img, v);
 	const struct ci_file *f;
 
 	if (v->kind == CKPT_VMA_SHARED_ANON)
 		return v->file_objref;
+	if (a)
+		return a->a.shm_objref;
 	if (v->kind != CKPT_VMA_FILE && v->kind != CKPT_VMA_SHARED_FILE)
 		return 0;
 	f = ci_file_by_ref(img, v->file_objref);
@@ -527,7 +551,7 @@ int rd_fresh(struct reader *r, uint32_t ref, const char *what)
 /*
  * The record's objref is a new one: an owner's (TASK, MM, files table), a
  * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR, UNIX_SOCK,
- * INET_SOCK), a PIPE's, a SHMEM's or a GHOST's.
+ * INET_SOCK), a PIPE's, a SHMEM's, a GHOST's, a SYSVSHM's or a SHM_ATTACH's.
  */
 static int fresh(struct reader *r)
 {
@@ -775,10 +799,10 @@ static int read_after_process(struct reader *r, enum stage *st)
 }
 
 /*
- * A process's FILE, FD, FS, SHMEM, GHOST, PIPE, EVENTFD, SIGNALFD, TIMERFD,
- * EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK, INET_SOCK and FOWN records, each
- * SHMEM and GHOST followed by the PAGES records of its pages, up to its MM
- * record; one FS record among them.
+ * A process's FILE, FD, FS, SHMEM, GHOST, SYSVSHM, SHM_ATTACH, PIPE, EVENTFD,
+ * SIGNALFD, TIMERFD, EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK, INET_SOCK
+ * and FOWN records, each SHMEM, GHOST and SYSVSHM followed by the PAGES
+ * records of its pages, up to its MM record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 {
@@ -798,6 +822,10 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_shmem(r) ? -1 : 0;
 	if (t == CKPT_HDR_GHOST)
 		return fresh(r) || rd_ghost(r) ? -1 : 0;
+	if (t == CKPT_HDR_SYSVSHM)
+		return fresh(r) || rd_sysvshm(r) ? -1 : 0;
+	if (t == CKPT_HDR_SHM_ATTACH)
+		return fresh(r) || rd_shm_attach(r) ? -1 : 0;
 	if (t == CKPT_HDR_PIPE)
 		return fresh(r) || rd_pipe(r) ? -1 : 0;
 	if (t == CKPT_HDR_EVENTFD)
@@ -1015,7 +1043,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -1056,6 +1084,8 @@ void ci_free(struct ci_image *img)
 	for (i = 0; i < img->nr_ghosts; i++)
 		free(img->ghosts[i].path);
 	free(img->ghosts);
+	free(img->sysvshms);
+	free(img->shm_attaches);
 	free(img->pipes);
 	free(img->tree);
 	free(img->tree_index);

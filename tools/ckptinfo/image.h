@@ -91,6 +91,25 @@ struct ci_ghost {
 };
 
 /*
+ * A SysV shared memory segment (a SYSVSHM record, with the first process
+ * that attaches it): as IPC_STAT told it, its pages, its attaches.
+ */
+struct ci_sysvshm {
+	uint32_t objref;
+	size_t proc;			/* the process whose records hold it */
+	struct ckpt_hdr_sysvshm s;
+	uint64_t pages;			/* counted in its PAGES records */
+	size_t attaches;		/* SHM_ATTACH records naming it */
+};
+
+/* One shmat() of a segment (a SHM_ATTACH record), its VMAs naming it. */
+struct ci_shm_attach {
+	uint32_t objref;
+	size_t proc;			/* the process whose records hold it */
+	struct ckpt_hdr_shm_attach a;
+};
+
+/*
  * A pipe: a PIPE record, with the ends its FILE records name; a FIFO's
  * (p.flags & CKPT_PIPE_FIFO), with the files open on it.
  */
@@ -173,13 +192,17 @@ struct ci_image {
 	size_t nr_shmems;
 	struct ci_ghost *ghosts;	/* every GHOST record, image order */
 	size_t nr_ghosts;
+	struct ci_sysvshm *sysvshms;	/* every SYSVSHM record, image order */
+	size_t nr_sysvshms;
+	struct ci_shm_attach *shm_attaches;	/* every SHM_ATTACH record, image order */
+	size_t nr_shm_attaches;
 	struct ci_pipe *pipes;		/* every PIPE record, image order */
 	size_t nr_pipes;
 	size_t nr_records;
 	struct ci_record *records;	/* kept when asked for */
 	size_t nr_kept;
 
-	uint64_t pages;			/* in all PAGES records (SHMEMs' and GHOSTs' too) */
+	uint64_t pages;			/* in all PAGES records (SHMEMs', GHOSTs', SYSVSHMs' too) */
 	uint64_t size;			/* bytes up to the end of the tail */
 	uint64_t trailing;		/* bytes after the tail (ignored) */
 	char error[512];		/* why the image is invalid */
@@ -289,6 +312,8 @@ const struct ci_file *ci_file_by_ref(const struct ci_image *img, uint32_t objref
 const struct ci_shmem *ci_shmem_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_ghost *ci_ghost_by_ref(const struct ci_image *img, uint32_t objref);
 const struct ci_pipe *ci_pipe_by_ref(const struct ci_image *img, uint32_t objref);
+const struct ci_sysvshm *ci_sysvshm_by_ref(const struct ci_image *img, uint32_t objref);
+const struct ci_shm_attach *ci_shm_attach_by_ref(const struct ci_image *img, uint32_t objref);
 /* The SHMEM record of the memfd file @f is open on, or NULL: not a memfd's. */
 const struct ci_shmem *ci_file_memfd(const struct ci_image *img, const struct ci_file *f);
 /* The GHOST record of the deleted file @f is open on, or NULL: not a deleted file's. */
@@ -303,16 +328,20 @@ const struct ci_ghost *ci_file_ghost(const struct ci_image *img, const struct ci
 const char *ci_file_name(const struct ci_image *img, const struct ci_file *f,
 			 char *buf, size_t size);
 /*
- * The object of the image the VMA @v maps: a shared-anon VMA's SHMEM, or
- * the memfd's SHMEM or the deleted file's GHOST of the file a file VMA
- * (private or shared) maps; 0 for none.
+ * The object of the image the VMA @v maps: a shared-anon VMA's SHMEM, a
+ * SysV shared memory VMA's SYSVSHM (its attach's segment), or the memfd's
+ * SHMEM or the deleted file's GHOST of the file a file VMA (private or
+ * shared) maps; 0 for none.
  */
 uint32_t ci_vma_object(const struct ci_image *img, const struct ckpt_hdr_vma *v);
 /* ci_vma_object() if a SHMEM (shared memory, a memfd), else 0 */
 uint32_t ci_vma_shmem(const struct ci_image *img, const struct ckpt_hdr_vma *v);
 /* ci_vma_object() if a GHOST (a deleted file), else 0 */
 uint32_t ci_vma_ghost(const struct ci_image *img, const struct ckpt_hdr_vma *v);
-/* Whether a VMA of @p maps the SHMEM or GHOST @objref (ci_vma_object()). */
+/* The SHM_ATTACH a SysV shared memory VMA @v names, or NULL: of another kind. */
+const struct ci_shm_attach *ci_vma_shm_attach(const struct ci_image *img,
+					      const struct ckpt_hdr_vma *v);
+/* Whether a VMA of @p maps the SHMEM, GHOST or SYSVSHM @objref (ci_vma_object()). */
 bool ci_proc_maps(const struct ci_image *img, const struct ci_proc *p, uint32_t objref);
 /* "rwxp"-style protection of a VMA's vm_flags, into @buf (5 bytes). */
 const char *ci_prot(uint64_t vm_flags, char buf[5]);
@@ -349,7 +378,7 @@ static inline bool ci_entry_zombie(const struct ckpt_tree_task *e)
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs);
 void ci_print_records(FILE *out, const struct ci_image *img);
 void ci_print_json(FILE *out, const struct ci_image *img, bool regs, bool records);
-/* The pids of the processes mapping the SHMEM or GHOST @objref, ", " between: how many. */
+/* The pids of the processes mapping the SHMEM, GHOST or SYSVSHM @objref, ", " between: how many. */
 size_t ci_print_mappers(FILE *out, const struct ci_image *img, uint32_t objref);
 
 #endif /* CKPTINFO_IMAGE_H */

@@ -5,7 +5,8 @@
  * level, "tree" (every TREE entry), "processes" (each live process
  * with the same keys as the top level's), "shmem" (each SHMEM record,
  * an empty list in an image without shared memory), "ghosts" (each GHOST
- * record, an empty list in an image without deleted files), "pipes"
+ * record, an empty list in an image without deleted files), "sysvshm"
+ * (each SYSVSHM record, an empty list in an image without one), "pipes"
  * (each PIPE record, an empty list in an image without pipes),
  * "unix_socks" (each UNIX_SOCK record, an empty list in an image without
  * one) and "inet_socks" (each INET_SOCK record, the same).
@@ -365,6 +366,23 @@ static void threads(FILE *out, const struct ci_proc *p, bool with_regs)
 	fputc(']', out);
 }
 
+/*
+ * ", "sysvshm": {"objref": 7, "id": 32769, "attach": 8, "rdonly": false},
+ * "offset": 4096": the segment a SysV shared memory VMA @v maps (its
+ * SYSVSHM's objref, its shmid), its attach (its SHM_ATTACH's objref,
+ * whether shmat(SHM_RDONLY)'s), its offset in the segment.
+ */
+static void attach(FILE *out, const struct ci_image *img, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_shm_attach *at = ci_vma_shm_attach(img, v);
+	const struct ci_sysvshm *seg = ci_sysvshm_by_ref(img, at->a.shm_objref);
+
+	fprintf(out, ", \"sysvshm\": {\"objref\": %u, \"id\": %d, \"attach\": %u, \"rdonly\": %s}"
+		", \"offset\": %" PRIu64, seg->objref, seg->s.id, at->objref,
+		at->a.flags & CKPT_SHM_ATTACH_RDONLY ? "true" : "false",
+		(uint64_t)v->pgoff * 4096);
+}
+
 static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 {
 	const struct ckpt_hdr_mm *m = &p->mm;
@@ -422,6 +440,8 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 			fprintf(out, ", \"shmem\": %u", shmem);
 		else if (ghost)	/* a deleted file's file's */
 			fprintf(out, ", \"ghost\": %u", ghost);
+		else if (v->kind == CKPT_VMA_SYSVSHM)
+			attach(out, img, v);
 		fputc('}', out);
 	}
 	fputs("]}", out);
@@ -664,8 +684,8 @@ static void process(FILE *out, const struct ci_image *img,
 
 /*
  * ", "saved_with": 100, "mapped_by": [100, 110]}": the process whose
- * records hold the SHMEM or GHOST @objref (@proc), and those that map it;
- * the end of its object.
+ * records hold the SHMEM, GHOST or SYSVSHM @objref (@proc), and those that
+ * map it; the end of its object.
  */
 static void holders(FILE *out, const struct ci_image *img, size_t proc, uint32_t objref)
 {
@@ -725,6 +745,34 @@ static void ghosts(FILE *out, const struct ci_image *img)
 			gh->g.uid, gh->g.gid,
 			gh->g.flags & CKPT_GHOST_LINKABLE ? "true" : "false");
 		holders(out, img, gh->proc, gh->objref);
+	}
+	fputc(']', out);
+}
+
+/*
+ * "sysvshm": [{objref, id, key, size, nr_pages, mode, uid, gid, cuid, cgid,
+ * atime, dtime, ctime, removed, noreserve, attaches, saved_with,
+ * mapped_by}, ...], empty in an image without SysV shared memory.
+ */
+static void sysvshms(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	fputs(", \"sysvshm\": [", out);
+	for (i = 0; i < img->nr_sysvshms; i++) {
+		const struct ci_sysvshm *seg = &img->sysvshms[i];
+		const struct ckpt_hdr_sysvshm *s = &seg->s;
+
+		fprintf(out, "%s{\"objref\": %u, \"id\": %d, \"key\": %d, \"size\": %" PRIu64
+			", \"nr_pages\": %" PRIu64 ", \"mode\": \"%04o\", \"uid\": %u, \"gid\": %u"
+			", \"cuid\": %u, \"cgid\": %u, \"atime\": %" PRId64 ", \"dtime\": %" PRId64
+			", \"ctime\": %" PRId64 ", \"removed\": %s, \"noreserve\": %s"
+			", \"attaches\": %zu", i ? ", " : "", seg->objref, s->id, s->key,
+			(uint64_t)s->size, (uint64_t)s->nr_pages, s->mode, s->uid, s->gid, s->cuid,
+			s->cgid, (int64_t)s->atime, (int64_t)s->dtime, (int64_t)s->ctime,
+			s->flags & CKPT_SYSVSHM_REMOVED ? "true" : "false",
+			s->flags & CKPT_SYSVSHM_NORESERVE ? "true" : "false", seg->attaches);
+		holders(out, img, seg->proc, seg->objref);
 	}
 	fputc(']', out);
 }
@@ -903,6 +951,7 @@ void ci_print_json(FILE *out, const struct ci_image *img, bool with_regs, bool r
 	fputc(']', out);
 	shmems(out, img);
 	ghosts(out, img);
+	sysvshms(out, img);
 	pipes(out, img);
 	unix_socks(out, img);
 	inet_socks(out, img);

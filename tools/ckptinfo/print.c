@@ -34,6 +34,20 @@ static void print_regs(FILE *out, const struct ckpt_hdr_cpu *c)
 		(uint64_t)c->gs_base);
 }
 
+/*
+ * "2023-11-14 22:13:20 UTC": @t, seconds since the epoch, in @when; "time
+ * N" for a time no calendar holds (gmtime() NULL).
+ */
+static const char *utc(char when[64], int64_t t)
+{
+	time_t tt = t;
+	struct tm *tm = gmtime(&tt);
+
+	if (!tm || !strftime(when, 64, "%Y-%m-%d %H:%M:%S UTC", tm))
+		snprintf(when, 64, "time %" PRIu64, (uint64_t)t);
+	return when;
+}
+
 /* The descriptors of @p that share its fd @i's open file: "shared with 1, 2". */
 static void print_shared(FILE *out, const struct ci_proc *p, size_t i)
 {
@@ -367,6 +381,20 @@ static void print_threads(FILE *out, const struct ci_proc *p, bool regs)
 	}
 }
 
+/*
+ * "  sysvshm 7 @0x1000 (shmid 32769, attach 8, read-only)": the segment a
+ * SysV shared memory VMA @v maps, its offset in it, its attach.
+ */
+static void print_attach(FILE *out, const struct ci_image *img, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_shm_attach *at = ci_vma_shm_attach(img, v);
+	const struct ci_sysvshm *seg = ci_sysvshm_by_ref(img, at->a.shm_objref);
+
+	fprintf(out, "  sysvshm %u @%#" PRIx64 " (shmid %d, attach %u%s)", seg->objref,
+		(uint64_t)v->pgoff * 4096, seg->s.id, at->objref,
+		at->a.flags & CKPT_SHM_ATTACH_RDONLY ? ", read-only" : "");
+}
+
 static void print_memory(FILE *out, const struct ci_image *img,
 			 const struct ci_proc *p)
 {
@@ -402,13 +430,16 @@ static void print_memory(FILE *out, const struct ci_image *img,
 		if (v->kind == CKPT_VMA_SHARED_ANON)
 			fprintf(out, "  shmem %u @%#" PRIx64, v->file_objref,
 				(uint64_t)v->pgoff * 4096);
+		if (v->kind == CKPT_VMA_SYSVSHM)
+			print_attach(out, img, v);
 		fprintf(out, "%s\n", ci_lock_name(v->vm_flags));
 	}
 }
 
 /*
- * The processes that map a SHMEM or GHOST (image.h): its "mapped by" list,
- * a memfd's and a deleted file's through a file open on it.
+ * The processes that map a SHMEM, GHOST or SYSVSHM (image.h): its "mapped
+ * by" list, a memfd's and a deleted file's through a file open on it, a
+ * segment's through an attach of it.
  */
 size_t ci_print_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
 {
@@ -422,7 +453,8 @@ size_t ci_print_mappers(FILE *out, const struct ci_image *img, uint32_t objref)
 
 /*
  * ", saved with 100, mapped by 100, 110": the process whose records hold
- * the SHMEM or GHOST @objref (@proc), and those that map it; a newline.
+ * the SHMEM, GHOST or SYSVSHM @objref (@proc), and those that map it; a
+ * newline.
  */
 static void print_holders(FILE *out, const struct ci_image *img, size_t proc,
 			  uint32_t objref)
@@ -434,6 +466,17 @@ static void print_holders(FILE *out, const struct ci_image *img, size_t proc,
 }
 
 /*
+ * "shared memory: 2 objects": the heading of the image's @n objects of a
+ * kind, @what, each a @noun; nothing, and false, if @n is 0.
+ */
+static bool print_count(FILE *out, const char *what, size_t n, const char *noun)
+{
+	if (n)
+		fprintf(out, "%s: %zu %s%s\n", what, n, noun, n == 1 ? "" : "s");
+	return n;
+}
+
+/*
  * "shared memory: 1 object", then each SHMEM record: its objref, a
  * memfd's name, size, pages, a memfd's seals, the process whose records
  * hold it and those that map it.
@@ -442,10 +485,8 @@ static void print_shmems(FILE *out, const struct ci_image *img)
 {
 	size_t i;
 
-	if (!img->nr_shmems)
+	if (!print_count(out, "shared memory", img->nr_shmems, "object"))
 		return;
-	fprintf(out, "shared memory: %zu object%s\n", img->nr_shmems,
-		img->nr_shmems == 1 ? "" : "s");
 	for (i = 0; i < img->nr_shmems; i++) {
 		const struct ci_shmem *sh = &img->shmems[i];
 		char seals[128];
@@ -488,6 +529,36 @@ static void print_ghosts(FILE *out, const struct ci_image *img)
 			gh->g.uid, gh->g.gid);
 		fputs(gh->g.flags & CKPT_GHOST_LINKABLE ? ", linkable" : "", out);
 		print_holders(out, img, gh->proc, gh->objref);
+	}
+}
+
+/*
+ * "SysV shared memory: 1 segment", then each SYSVSHM record: its objref,
+ * shmid, key, size, saved pages, mode, owner, creator, ctime (made or last
+ * changed: restart attaches the segment at its id again only if it is
+ * this one, of that key, size, creator and ctime), whether removed
+ * (IPC_RMID) and noreserve, how many attaches of it the image has, the
+ * process whose records hold it and those that map it.
+ */
+static void print_sysvshms(FILE *out, const struct ci_image *img)
+{
+	size_t i;
+
+	if (!print_count(out, "SysV shared memory", img->nr_sysvshms, "segment"))
+		return;
+	for (i = 0; i < img->nr_sysvshms; i++) {
+		const struct ci_sysvshm *seg = &img->sysvshms[i];
+		const struct ckpt_hdr_sysvshm *s = &seg->s;
+		char when[64];
+
+		fprintf(out, "  sysvshm %u: shmid %d, key 0x%08x, %" PRIu64 " bytes, %" PRIu64
+			" pages, mode %04o, owner %u:%u, creator %u:%u, ctime %s%s%s, %zu attach%s",
+			seg->objref, s->id, (uint32_t)s->key, (uint64_t)s->size,
+			(uint64_t)s->nr_pages, s->mode, s->uid, s->gid, s->cuid, s->cgid,
+			utc(when, s->ctime), s->flags & CKPT_SYSVSHM_REMOVED ? ", removed" : "",
+			s->flags & CKPT_SYSVSHM_NORESERVE ? ", noreserve" : "", seg->attaches,
+			seg->attaches == 1 ? "" : "es");
+		print_holders(out, img, seg->proc, seg->objref);
 	}
 }
 
@@ -1044,15 +1115,10 @@ static void print_tree(FILE *out, const struct ci_image *img)
 void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 {
 	const struct ckpt_hdr_header *h = &img->header;
-	time_t t = h->time;
 	char when[64];
-	struct tm *tm;
 	size_t i;
 
-	tm = gmtime(&t);	/* NULL for a time no calendar holds */
-	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", tm))
-		snprintf(when, sizeof(when), "time %" PRIu64, (uint64_t)h->time);
-	fprintf(out, "image: format %u, crid %d, %s\n", h->version, h->crid, when);
+	fprintf(out, "image: format %u, crid %d, %s\n", h->version, h->crid, utc(when, h->time));
 	fprintf(out, "kernel: %s %s %s\n", h->release, h->version_str, h->machine);
 	fprintf(out, "arch: xstate features %#" PRIx64 ", %u bytes (in use %#" PRIx64 ")\n",
 		(uint64_t)img->arch.xfeatures, img->arch.xstate_size,
@@ -1060,6 +1126,7 @@ void ci_print_summary(FILE *out, const struct ci_image *img, bool regs)
 	print_tree(out, img);
 	print_shmems(out, img);
 	print_ghosts(out, img);
+	print_sysvshms(out, img);
 	print_pipes(out, img);
 	for (i = 0; i < img->nr_procs; i++)
 		print_process(out, img, &img->procs[i], regs);

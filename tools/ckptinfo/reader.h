@@ -16,6 +16,8 @@
 #define MAX_FILES	(1 << 20)
 #define MAX_SHMEMS	(1 << 20)
 #define MAX_GHOSTS	(1 << 20)
+#define MAX_SYSVSHMS	(1 << 20)
+#define MAX_SHM_ATTACHES	(1 << 20)
 #define MAX_PIPES	(1 << 20)
 #define MAX_UNIX_MSGS	65536		/* messages queued to one end of a UNIX_PAIR */
 #define MAX_VMAS	(1 << 20)
@@ -42,16 +44,16 @@ struct reader {
 	uint64_t pos;			/* stream offset of the next byte */
 	struct ci_record rec;		/* the record being read */
 	bool keep;
-	struct objset used;		/* every owner's, file's and SHMEM's objref so far */
+	struct objset used;		/* every owner's, file's and object's objref so far */
 	uint32_t task_ref;		/* the last TASK record's objref */
 	size_t next_entry;		/* TREE entry after the last process's */
-	uint64_t next_page;		/* lowest address (a SHMEM's: offset) the
-					 * next page of the last VMA or SHMEM may have */
+	uint64_t next_page;		/* lowest address (an object's: offset) the next
+					 * page of the last VMA, SHMEM, GHOST or SYSVSHM may have */
 	/*
-	 * The object whose PAGES records may come next: the SHMEM or GHOST
-	 * record before (type 0: none, the record before was neither, nor
-	 * its PAGES), its size and page count, and its count of pages read
-	 * (its element's in the image)
+	 * The object whose PAGES records may come next: the SHMEM, GHOST or
+	 * SYSVSHM record before (type 0: none, the record before was none of
+	 * them, nor its PAGES), its size and page count, and its count of
+	 * pages read (its element's in the image)
 	 */
 	struct {
 		uint32_t type, objref;
@@ -63,7 +65,7 @@ struct reader {
 /*
  * @ref, an object of the record (@what: "objref", "end 1 objref"), is new
  * in the image: an owner's (TASK, MM, files table), a file's, a PIPE's, a
- * SHMEM's or a GHOST's.
+ * SHMEM's, a GHOST's, a SYSVSHM's or a SHM_ATTACH's.
  */
 int rd_fresh(struct reader *r, uint32_t ref, const char *what);
 /* Record what is wrong, with the offset and the record; always -1. */
@@ -115,6 +117,10 @@ int rd_file(struct reader *r);
 int rd_shmem(struct reader *r);
 /* A GHOST record: a deleted file, its PAGES records after it. */
 int rd_ghost(struct reader *r);
+/* A SYSVSHM record: a SysV shared memory segment, its PAGES records after it. */
+int rd_sysvshm(struct reader *r);
+/* A SHM_ATTACH record: one shmat() of a SYSVSHM record before it. */
+int rd_shm_attach(struct reader *r);
 /*
  * Whether @path is one restart makes a file at (a deleted file's, a
  * unix socket's): absolute, its last component a name (not empty, "."
@@ -165,7 +171,7 @@ int rd_unix_sock(struct reader *r);
  * kept.
  */
 int rd_inet_sock(struct reader *r);
-/* A PAGES record of r->obj, the SHMEM or GHOST record before it: offsets in the object. */
+/* A PAGES record of r->obj, the SHMEM, GHOST or SYSVSHM record before it: offsets in the object. */
 int rd_obj_pages(struct reader *r);
 int rd_fd(struct reader *r, struct ci_proc *p);
 int rd_mm(struct reader *r, struct ci_proc *p);

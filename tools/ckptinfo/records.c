@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS PROCESS FILE FD FS
- * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK FOWN SHMEM GHOST MM VMA PAGES
- * XSTATE), each checked as restart checks it. Their order and objrefs are
- * image.c's; the unix sockets' records unix.c's.
+ * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK FOWN SHMEM GHOST SYSVSHM
+ * SHM_ATTACH MM VMA PAGES XSTATE), each checked as restart checks it. Their
+ * order and objrefs are image.c's; the unix sockets' records unix.c's.
  */
 #include "reader.h"
 
@@ -890,6 +890,20 @@ int rd_shmem(struct reader *r)
 }
 
 /*
+ * The ids @uid:@gid of @what's @role ("owner", "creator"), in the
+ * checkpointing caller's user namespace: -1 is none, and restart finds
+ * no id for it.
+ */
+static int ids_ok(struct reader *r, const char *what, const char *role, uint32_t uid,
+		  uint32_t gid)
+{
+	if (uid == UINT32_MAX || gid == UINT32_MAX)
+		return rd_bad(r, "%s: %s %u:%u, and -1 is no user or group id", what, role, uid,
+			      gid);
+	return 0;
+}
+
+/*
  * A GHOST record: the image's, a deleted file the FILE records after it
  * name, as restart makes it again: no flag but CKPT_GHOST_LINKABLE, the
  * reserved field 0, the path it had absolute, ending in a name and
@@ -938,9 +952,8 @@ int rd_ghost(struct reader *r)
 		return rd_bad(r, "%s: mode %#o, more than permissions (07777)", buf.path, hg->mode);
 	if (size_fits(r, hg->size, hg->nr_pages, false, "too large or more pages than fit"))
 		return -1;
-	if (hg->uid == UINT32_MAX || hg->gid == UINT32_MAX)
-		return rd_bad(r, "%s: owner %u:%u, and -1 is no user or group id", buf.path,
-			      hg->uid, hg->gid);
+	if (ids_ok(r, buf.path, "owner", hg->uid, hg->gid))
+		return -1;
 	path = strdup(buf.path);
 	if (!path)
 		return rd_bad(r, "out of memory");
@@ -955,6 +968,82 @@ int rd_ghost(struct reader *r)
 	img->procs[img->nr_procs - 1].nr_ghosts++;
 	pages_follow(r, CKPT_HDR_GHOST, hg->size, hg->nr_pages,
 		     &img->ghosts[img->nr_ghosts - 1].pages);
+	return 0;
+}
+
+/*
+ * A SYSVSHM record: the image's, a SysV shared memory segment the
+ * SHM_ATTACH records after it name, as restart takes it: 72 bytes, an id
+ * (0 or more), a size of 1 byte to MAX_LFS_FILESIZE with no more pages
+ * than it holds (a SHMEM's), a mode of permissions only, no flag but
+ * CKPT_SYSVSHM_REMOVED and CKPT_SYSVSHM_NORESERVE, a removed segment's key
+ * IPC_PRIVATE (IPC_RMID made it so), an owner and a creator that have ids.
+ */
+int rd_sysvshm(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ckpt_hdr_sysvshm hs;
+	struct ci_sysvshm *seg;
+	char what[32];
+
+	static_assert(sizeof(hs) == 72, "id, key, size, nr_pages, owner, creator, mode, flags, times");
+	if (rd_payload(r, &hs, sizeof(hs)))
+		return -1;
+	if (hs.id < 0)
+		return rd_bad(r, "segment id %d: no IPC id (0 or more)", hs.id);
+	snprintf(what, sizeof(what), "segment %d", hs.id);
+	if (size_fits(r, hs.size, hs.nr_pages, true, "empty, too large or more pages than fit"))
+		return -1;
+	if (hs.mode & ~0777U)
+		return rd_bad(r, "%s: mode %#o, more than permissions (0777)", what, hs.mode);
+	if (hs.flags & ~(CKPT_SYSVSHM_REMOVED | CKPT_SYSVSHM_NORESERVE))
+		return rd_bad(r, "%s: unknown flags %#x", what, hs.flags);
+	if (hs.flags & CKPT_SYSVSHM_REMOVED && hs.key)
+		return rd_bad(r, "%s: removed (CKPT_SYSVSHM_REMOVED) with key %#x: IPC_RMID leaves a segment the key IPC_PRIVATE (0)",
+			      what, (uint32_t)hs.key);
+	if (ids_ok(r, what, "owner", hs.uid, hs.gid) ||
+	    ids_ok(r, what, "creator", hs.cuid, hs.cgid))
+		return -1;
+	seg = rd_grow(img->sysvshms, &img->nr_sysvshms, sizeof(*seg), MAX_SYSVSHMS);
+	if (!seg)
+		return rd_bad(r, "too many SysV shared memory segments");
+	img->sysvshms = seg;
+	seg = &img->sysvshms[img->nr_sysvshms - 1];
+	*seg = (struct ci_sysvshm){ .objref = r->rec.objref, .proc = img->nr_procs - 1, .s = hs };
+	pages_follow(r, CKPT_HDR_SYSVSHM, hs.size, hs.nr_pages, &seg->pages);
+	return 0;
+}
+
+/*
+ * A SHM_ATTACH record: the image's, one shmat() of a segment, named by
+ * the VMAs after it (in this process and any later one): 8 bytes, the
+ * objref of a SYSVSHM record before it, no flag but
+ * CKPT_SHM_ATTACH_RDONLY.
+ */
+int rd_shm_attach(struct reader *r)
+{
+	struct ci_image *img = r->img;
+	struct ckpt_hdr_shm_attach ha;
+	struct ci_shm_attach *at;
+	struct ci_sysvshm *seg;
+
+	static_assert(sizeof(ha) == 8, "shm_objref, flags");
+	if (rd_payload(r, &ha, sizeof(ha)))
+		return -1;
+	seg = (struct ci_sysvshm *)ci_sysvshm_by_ref(img, ha.shm_objref);
+	if (!seg)
+		return rd_bad(r, "segment objref %u has no SYSVSHM record before it",
+			      ha.shm_objref);
+	if (ha.flags & ~CKPT_SHM_ATTACH_RDONLY)
+		return rd_bad(r, "unknown flags %#x (only CKPT_SHM_ATTACH_RDONLY, %#x)", ha.flags,
+			      CKPT_SHM_ATTACH_RDONLY);
+	at = rd_grow(img->shm_attaches, &img->nr_shm_attaches, sizeof(*at), MAX_SHM_ATTACHES);
+	if (!at)
+		return rd_bad(r, "too many SysV shared memory attaches");
+	img->shm_attaches = at;
+	img->shm_attaches[img->nr_shm_attaches - 1] = (struct ci_shm_attach){
+		.objref = r->rec.objref, .proc = img->nr_procs - 1, .a = ha };
+	seg->attaches++;
 	return 0;
 }
 
@@ -1035,6 +1124,20 @@ static int shared_anon_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 }
 
 /*
+ * The flags of the VMA @v, @what ("a shared file mapping"), as restart
+ * gives a shared mapping back: VM_MAYSHARE, none beyond its CKPT_VM_FLAGS,
+ * VM_SHARED and VM_MAYSHARE, not growing down, accounted or wiped on fork.
+ */
+static int shared_flags(struct reader *r, const struct ckpt_hdr_vma *v, const char *what)
+{
+	if (v->vm_flags & ~(VM_FLAGS | VM_SHARED | VM_MAYSHARE) ||
+	    v->vm_flags & VM_NOT_SHARED || !(v->vm_flags & VM_MAYSHARE))
+		return rd_bad(r, "vm_flags %#llx: %s without VM_MAYSHARE, growing down, accounted, wiped on fork or with flags restart does not give back",
+			      (unsigned long long)v->vm_flags, what);
+	return 0;
+}
+
+/*
  * A CKPT_VMA_SHARED_FILE VMA @v: its flags a shared file mapping's, its
  * FILE record a regular file's open as mmap(MAP_SHARED) wants it (for
  * reading; for writing iff VM_SHARED, which a writable mapping needs),
@@ -1049,11 +1152,7 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	const char *name;
 	char buf[CI_NAME_MAX];
 
-	if (v->vm_flags & ~(VM_FLAGS | VM_SHARED | VM_MAYSHARE) ||
-	    v->vm_flags & VM_NOT_SHARED || !(v->vm_flags & VM_MAYSHARE))
-		return rd_bad(r, "vm_flags %#llx: a shared file mapping without VM_MAYSHARE, growing down, accounted, wiped on fork or with flags restart does not give back",
-			      (unsigned long long)v->vm_flags);
-	if (reg_file(r, "file", v->file_objref))
+	if (shared_flags(r, v, "a shared file mapping") || reg_file(r, "file", v->file_objref))
 		return -1;
 	name = ci_file_name(r->img, f, buf, sizeof(buf));
 	if (f->f.f_flags & O_PATH_FLAG)
@@ -1075,6 +1174,36 @@ static int shared_file_vma(struct reader *r, const struct ckpt_hdr_vma *v)
 	return 0;
 }
 
+/*
+ * A CKPT_VMA_SYSVSHM VMA @v: its SHM_ATTACH record before it (in this
+ * process's records or an earlier one's), its flags a shared mapping's
+ * (shared_flags()), VM_SHARED set if and only if the attach is
+ * read-write, as shmat() maps it, and a writable one VM_SHARED (mmap()
+ * maps a read-only attach's file writable for no one).
+ */
+static int sysvshm_vma(struct reader *r, const struct ckpt_hdr_vma *v)
+{
+	const struct ci_shm_attach *at = ci_shm_attach_by_ref(r->img, v->file_objref);
+	const struct ci_sysvshm *seg;
+	bool rdonly;
+
+	if (!at)
+		return rd_bad(r, "SysV shared memory attach objref %u has no SHM_ATTACH record before it",
+			      v->file_objref);
+	if (shared_flags(r, v, "a SysV shared memory mapping"))
+		return -1;
+	seg = ci_sysvshm_by_ref(r->img, at->a.shm_objref);
+	rdonly = at->a.flags & CKPT_SHM_ATTACH_RDONLY;
+	if (v->vm_flags & VM_WRITE && !(v->vm_flags & VM_SHARED))
+		return rd_bad(r, "vm_flags %#llx: a writable mapping of segment %d (attach %u) without VM_SHARED",
+			      (unsigned long long)v->vm_flags, seg->s.id, at->objref);
+	if (!(v->vm_flags & VM_SHARED) != rdonly)
+		return rd_bad(r, "vm_flags %#llx: VM_SHARED %s, but attach %u of segment %d is %s: shmat() maps a read-write attach VM_SHARED, a read-only one (SHM_RDONLY) without it",
+			      (unsigned long long)v->vm_flags, v->vm_flags & VM_SHARED ? "set" : "clear",
+			      at->objref, seg->s.id, rdonly ? "read-only" : "read-write");
+	return 0;
+}
+
 int rd_vma(struct reader *r, struct ci_proc *p)
 {
 	uint64_t prev_end = p->nr_vmas ? p->vmas[p->nr_vmas - 1].v.end : 0;
@@ -1087,7 +1216,7 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 	    v.start < prev_end)
 		return rd_bad(r, "range %#llx-%#llx empty, unaligned or overlapping the one before",
 			      (unsigned long long)v.start, (unsigned long long)v.end);
-	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SHARED_FILE)
+	if (v.kind < CKPT_VMA_ANON || v.kind > CKPT_VMA_SYSVSHM)
 		return rd_bad(r, "unknown VMA kind %u", v.kind);
 	/* mlock() leaves the vDSO alone */
 	if (!ci_lock_flags_valid(v.vm_flags & (CI_VM_LOCKED | CI_VM_LOCKONFAULT)) ||
@@ -1099,6 +1228,8 @@ int rd_vma(struct reader *r, struct ci_proc *p)
 	if (v.kind == CKPT_VMA_SHARED_ANON && shared_anon_vma(r, &v))
 		return -1;
 	if (v.kind == CKPT_VMA_SHARED_FILE && shared_file_vma(r, &v))
+		return -1;
+	if (v.kind == CKPT_VMA_SYSVSHM && sysvshm_vma(r, &v))
 		return -1;
 	if (v.nr_pages > (v.end - v.start) / PAGE_SIZE ||
 	    (v.nr_pages && v.kind != CKPT_VMA_ANON && v.kind != CKPT_VMA_FILE))
