@@ -13,7 +13,10 @@
  *   - its key taken by another segment meanwhile: EBUSY, named;
  *   - a restart refused after it made them (a mapped file replaced):
  *     the segments it made are removed;
- *   - a segment locked in memory (SHM_LOCK): refused at the checkpoint.
+ *   - a segment locked in memory (SHM_LOCK): refused at the checkpoint;
+ *   - a parent and child sharing the attaches, their segments gone before
+ *     the restart: restarted as a tree, each segment made once, a write by
+ *     the child read by the parent.
  */
 #include "crctl.h"
 #include "crtest.h"
@@ -21,10 +24,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
+#include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -198,14 +203,51 @@ static void locked(void)
 	shmctl(ids[1], IPC_RMID, NULL);
 }
 
+static void pair(void)
+{
+	char *argv[] = { HELPER("sysvshms"), READY, GO, OUT, KEYSTR, "pair", NULL };
+	int ids[3], k, st = -1;
+	pid_t pid, kid;
+	long crid = -1;
+
+	clean();
+	unlink(READY);
+	unlink(GO);
+	pid = spawn(argv);
+	if (pid < 0 || !wait_file(READY, 60))
+		tap_bail("setup: sysvshms pair did not start");
+	kid = pid_in(READY);
+	read_ids(ids);
+	if (kid > 0 && stop_task(pid) && stop_task(kid))
+		crid = checkpoint_retry(pid, IMG);
+	if (kid > 0)
+		kill(kid, SIGKILL);
+	kill_wait(pid);
+	if (kid > 0)
+		waitpid(kid, NULL, 0);
+	if (crid > 0) {
+		for (k = 0; k < 2; k++)
+			shmctl(ids[k], IPC_RMID, NULL);
+		st = restart_checked();
+	}
+	tap_ok(crid > 0 && st == 0,
+	       "a parent and child sharing the attaches, their segments gone: restarted as a tree, made once, shared (crid %ld, status %#x)",
+	       crid, st);
+	if (st && system("cat " OUT " /tmp/sysvshms.err 2>/dev/null | sed 's/^/# /'"))
+		tap_diag("no " OUT);
+}
+
 int main(void)
 {
-	tap_plan(8);
+	tap_plan(9);
 	engine_on();
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		tap_bail("PR_SET_CHILD_SUBREAPER: %m");
 	check_both(run, OUT);
 	made_again();
 	key_taken();
 	rolled_back();
 	locked();
+	pair();
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysvshms READY GO OUT KEY [locked | file PATH]: SysV shared memory
+ * sysvshms READY GO OUT KEY [locked | pair | file PATH]: SysV shared memory
  * segments in the state a checkpoint must keep; writes OUT.ids ("A B C"),
  * creates READY, waits for GO, then checks them and exits 0 if all holds
  * (1 otherwise, what failed in OUT; 9: its set-up failed):
@@ -16,7 +16,10 @@
  *   - C, IPC_PRIVATE, two pages, removed (IPC_RMID) while attached: still
  *     removed (SHM_DEST, key 0), its contents kept.
  * "locked": A is locked in memory (SHM_LOCK) too; "file": PATH is mapped
- * shared first (above the attaches: its record comes after theirs).
+ * shared first (above the attaches: its record comes after theirs);
+ * "pair": a child shares the attaches (READY holds its pid); told GO, it
+ * writes 77 into B through the read-write attach it inherited and exits,
+ * and the parent reads it through its own attaches before its checks.
  * At the end it removes A and B.
  */
 #include "helper.h"
@@ -28,6 +31,7 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PG		4096L
@@ -101,11 +105,13 @@ int main(int argc, char **argv)
 	volatile int *brw;
 	const volatile int *bro;
 	char path[256], line[64], maps[64];
+	bool pair = argc == 6 && !strcmp(argv[5], "pair");
 	struct shmid_ds ds;
+	pid_t kid = 0;
 	long i;
-	int k;
+	int k, st;
 
-	if (argc < 5 || (argc == 6 && strcmp(argv[5], "locked")) ||
+	if (argc < 5 || (argc == 6 && strcmp(argv[5], "locked") && !pair) ||
 	    (argc == 7 && strcmp(argv[5], "file")) || argc > 7)
 		return 9;
 	checks_open(argv[3]);
@@ -129,7 +135,7 @@ int main(int argc, char **argv)
 	ds.shm_perm.uid = 1000;
 	ds.shm_perm.gid = 1000;
 	if (shmctl(ids[0], IPC_SET, &ds) ||
-	    (argc == 6 && shmctl(ids[0], SHM_LOCK, NULL)))
+	    (argc == 6 && !pair && shmctl(ids[0], SHM_LOCK, NULL)))
 		return 9;
 
 	a = shmat(ids[0], NULL, 0);
@@ -153,8 +159,28 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s.ids", argv[3]);
 	snprintf(line, sizeof(line), "%d %d %d\n", ids[0], ids[1], ids[2]);
 	helper_result(path, line);
-	helper_touch(argv[1], "");
+	if (pair) {
+		kid = fork();
+		if (kid < 0)
+			return 9;
+		if (!kid) {
+			wait_go(argv[2]);
+			brw[256] = 77;
+			_exit(0);
+		}
+		snprintf(line, sizeof(line), "%d\n", (int)kid);
+		helper_result(argv[1], line);
+	} else {
+		helper_touch(argv[1], "");
+	}
 	wait_go(argv[2]);
+	if (pair) {
+		if (waitpid(kid, &st, 0) != kid || !WIFEXITED(st) || WEXITSTATUS(st))
+			check_fail("the child did not exit 0 (%#x)", st);
+		else if (brw[256] != 77 || bro[256] != 77)
+			check_fail("B: the child's write is not read by its parent (%d, %d)",
+				   brw[256], bro[256]);
+	}
 
 	check_stat(0, "A", 3);
 	check_stat(1, "B", 2);
