@@ -77,16 +77,9 @@ static bool seg_exists(int id)
 	return shmctl(id, IPC_STAT, &ds) == 0;
 }
 
-/*
- * The helper (@mode: NULL, "locked" or "file") started, stopped and
- * checkpointed into IMG (the crid, or -errno), killed; its ids in @ids.
- */
-static long saved_helper(const char *mode, int ids[3])
+/* The helper @argv started afresh, ready; its segments' ids in @ids. */
+static pid_t start(char *const argv[], int ids[3])
 {
-	char *argv[] = { HELPER("sysvshms"), READY, GO, OUT, KEYSTR,
-			 (char *)mode, mode && !strcmp(mode, "file") ? MAPPED : NULL,
-			 NULL };
-	long crid;
 	pid_t pid;
 
 	clean();
@@ -96,6 +89,28 @@ static long saved_helper(const char *mode, int ids[3])
 	if (pid < 0 || !wait_file(READY, 60))
 		tap_bail("setup: sysvshms did not start");
 	read_ids(ids);
+	return pid;
+}
+
+/* A failed run's checks and rstr's words, as diagnostics. */
+static void show_failure(int st)
+{
+	if (st && system("cat " OUT " /tmp/sysvshms.err 2>/dev/null | sed 's/^/# /'"))
+		tap_diag("no " OUT);
+}
+
+/*
+ * The helper (@mode: NULL, "locked" or "file") started, stopped and
+ * checkpointed into IMG (the crid, or -errno), killed; its ids in @ids.
+ */
+static long saved_helper(const char *mode, int ids[3])
+{
+	char *argv[] = { HELPER("sysvshms"), READY, GO, OUT, KEYSTR,
+			 (char *)mode, mode && !strcmp(mode, "file") ? MAPPED : NULL,
+			 NULL };
+	pid_t pid = start(argv, ids);
+	long crid;
+
 	if (!stop_task(pid))
 		tap_bail("setup: sysvshms did not stop");
 	crid = checkpoint_retry(pid, IMG);
@@ -133,8 +148,7 @@ static void made_again(void)
 	tap_ok(st == 0,
 	       "gone since the checkpoint, its segments are made again at their ids with their state (status %#x)",
 	       st);
-	if (st && system("cat " OUT " /tmp/sysvshms.err 2>/dev/null | sed 's/^/# /'"))
-		tap_diag("no " OUT);
+	show_failure(st);
 }
 
 static void key_taken(void)
@@ -207,17 +221,9 @@ static void pair(void)
 {
 	char *argv[] = { HELPER("sysvshms"), READY, GO, OUT, KEYSTR, "pair", NULL };
 	int ids[3], k, st = -1;
-	pid_t pid, kid;
+	pid_t pid = start(argv, ids), kid = pid_in(READY);
 	long crid = -1;
 
-	clean();
-	unlink(READY);
-	unlink(GO);
-	pid = spawn(argv);
-	if (pid < 0 || !wait_file(READY, 60))
-		tap_bail("setup: sysvshms pair did not start");
-	kid = pid_in(READY);
-	read_ids(ids);
 	if (kid > 0 && stop_task(pid) && stop_task(kid))
 		crid = checkpoint_retry(pid, IMG);
 	if (kid > 0)
@@ -233,8 +239,7 @@ static void pair(void)
 	tap_ok(crid > 0 && st == 0,
 	       "a parent and child sharing the attaches, their segments gone: restarted as a tree, made once, shared (crid %ld, status %#x)",
 	       crid, st);
-	if (st && system("cat " OUT " /tmp/sysvshms.err 2>/dev/null | sed 's/^/# /'"))
-		tap_diag("no " OUT);
+	show_failure(st);
 }
 
 int main(void)
