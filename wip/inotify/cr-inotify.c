@@ -56,6 +56,7 @@ static long saved(const char *mode, const char *arg)
 
 	fresh_dir();
 	unlink(READY);
+	unlink(GO);
 	pid = spawn(argv);
 	if (pid < 0 || !wait_file(READY, 60))
 		tap_bail("setup: inotifys %s did not start", mode);
