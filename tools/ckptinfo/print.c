@@ -534,9 +534,9 @@ static void print_ghosts(FILE *out, const struct ci_image *img)
 
 /*
  * "SysV shared memory: 1 segment", then each SYSVSHM record: its objref,
- * shmid, key, size, saved pages, mode, owner, creator, ctime (made or last
- * changed: restart attaches the segment at its id again only if it is
- * this one, of that key, size, creator and ctime), whether removed
+ * shmid, key, size, saved pages, mode, owner, creator (restart attaches
+ * the segment at its id again only if it is this one: that key, size and
+ * creator, removed if it was), ctime (made or last changed), whether removed
  * (IPC_RMID) and noreserve, how many attaches of it the image has, the
  * process whose records hold it and those that map it.
  */
