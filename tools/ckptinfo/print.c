@@ -921,6 +921,9 @@ static void print_files(FILE *out, const struct ci_image *img,
 			snprintf(name, sizeof(name), "epoll, %zu items%s", f->nr_items,
 				 f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
 			break;
+		case CI_FILE_INOTIFY:
+			snprintf(name, sizeof(name), "inotify, %u watches", f->ino->nr_watches);
+			break;
 		case CI_FILE_UNIX:
 			unix_name(name, sizeof(name), f);
 			break;
