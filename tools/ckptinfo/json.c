@@ -447,10 +447,13 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	fputs("]}", out);
 }
 
-/* ["shrink", "grow"]: the names @name gives the bits set in @mask (ci_bit_names()) */
+/*
+ * ["shrink", "grow"]: the names @name gives the bits set in @mask
+ * (ci_bit_names()); room for the longest, every inotify mask bit's
+ */
 static void names(FILE *out, uint32_t mask, const char *(*name)(unsigned int bit))
 {
-	char buf[256];
+	char buf[512];
 
 	if (ci_bit_names(buf, sizeof(buf), mask, name, "\", \""))
 		fprintf(out, "[\"%s\"]", buf);
@@ -513,6 +516,33 @@ static void unix_end(FILE *out, const struct ci_file *f)
 		fputs("null", out);
 	unix_end_keys(out, &f->up.end[f->end]);
 	fputc('}', out);
+}
+
+/*
+ * {"nonblock": .., "next_wd": N, "watches": [{"wd": N, "mask": N, "events":
+ * ["IN_CREATE", ...], "path": "/etc", "file": objref}]}: the inotify
+ * instance @f (an INOTIFY record's), each watch's file named as the fds'
+ * "path" names a file.
+ */
+static void inotify(FILE *out, const struct ci_image *img, const struct ci_file *f)
+{
+	const struct ckpt_hdr_inotify *h = f->ino;
+	char path[CI_NAME_MAX];
+	uint32_t i;
+
+	fprintf(out, "{\"nonblock\": %s, \"next_wd\": %d, \"watches\": [",
+		f->f.f_flags & 04000 /* O_NONBLOCK */ ? "true" : "false", h->next_wd);
+	for (i = 0; i < h->nr_watches; i++) {
+		const struct ckpt_inotify_watch *w = &h->watches[i];
+
+		fprintf(out, "%s{\"wd\": %d, \"mask\": %u, \"events\": ", i ? ", " : "", w->wd,
+			w->mask);
+		names(out, w->mask, ci_inotify_event);
+		fputs(", \"path\": ", out);
+		str(out, ci_file_name(img, ci_file_by_ref(img, w->file_objref), path, sizeof(path)));
+		fprintf(out, ", \"file\": %u}", w->file_objref);
+	}
+	fputs("]}", out);
 }
 
 /* ", "@key": @objref" if @set, else ", "@key": null" */
@@ -618,6 +648,11 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		} else {
 			fputs("null", out);
 		}
+		fputs(", \"inotify\": ", out);
+		if (f->kind == CI_FILE_INOTIFY)
+			inotify(out, img, f);
+		else
+			fputs("null", out);
 		unix_end(out, f);
 		objref_key(out, "unix_sock", f->kind == CI_FILE_UNIX_SOCK, f->objref);
 		objref_key(out, "inet_sock", f->kind == CI_FILE_INET, f->objref);
