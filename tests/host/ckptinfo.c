@@ -4206,11 +4206,10 @@ static const struct patch_case inotify_cases[] = {
 	  INOTIFY_REC "f_flags 04002: more than fcntl(F_SETFL) sets (02)" },
 	{ "an INOTIFY record with O_ASYNC in f_flags (a FOWN record's)", N_INO, INH(f_flags),
 	  024000, 4, INOTIFY_REC "f_flags 024000: more than fcntl(F_SETFL) sets (020000)" },
-	{ "next wd -1", N_INO, INH(next_wd), (uint32_t)-1, 4,
-	  INOTIFY_REC "next wd -1: negative (where the search for a new wd starts)" },
 	{ "next wd 0", N_INO, INH(next_wd), 0, 4, NULL },
 	{ "next wd 2, below the last watch's", N_INO, INH(next_wd), 2, 4, NULL },
 	{ "next wd INT_MAX", N_INO, INH(next_wd), INT32_MAX, 4, NULL },
+	{ "next wd 0x80000000 (a u32: any)", N_INO, INH(next_wd), 0x80000000, 4, NULL },
 	{ "an INOTIFY record's reserved field set", N_INO, INH(__reserved), 1, 4,
 	  INOTIFY_REC "reserved field 0x1, not 0" },
 	{ "a first watch of wd 0", N_INO, INW(0, wd), 0, 4,
@@ -4356,7 +4355,7 @@ static void inotify_cli(const unsigned char *buf, size_t len)
 	       "--json --records: the INOTIFY record named (\"%.200s\")", out);
 }
 
-/* Every mask bit a watch may have, named (1 result). */
+/* Every mask bit a watch may have, named; next wd 0xffffffff, shown unsigned (1 result). */
 static void inotify_every_bit(const unsigned char *buf, size_t len, const size_t *pos)
 {
 	static const char want[] =
@@ -4364,6 +4363,7 @@ static void inotify_every_bit(const unsigned char *buf, size_t len, const size_t
 	static char out[1 << 16];
 	unsigned char *copy = malloc(len);
 	uint32_t every = 0xc700efff;
+	uint32_t next_wd = 0xffffffff;
 	const char *path;
 	int ret;
 
@@ -4371,13 +4371,14 @@ static void inotify_every_bit(const unsigned char *buf, size_t len, const size_t
 		tap_bail("out of memory");
 	memcpy(copy, buf, len);
 	memcpy(copy + pos[N_INO] + INW(1, mask), &every, sizeof(every));
+	memcpy(copy + pos[N_INO] + INH(next_wd), &next_wd, sizeof(next_wd));
 	path = image_file(copy, len);
 	snprintf(out, sizeof(out), "--json %s", path);
 	ret = run(out, out, sizeof(out));
 	tap_ok(!ret && count(out, want) == 2 && count(out, "\"mask\": 3338727423, ") == 2 &&
-	       run(path, out, sizeof(out)) == 0 &&
-	       count(out, ", 3 /etc/app.conf (IN_ACCESS|IN_MODIFY|IN_ATTRIB|IN_CLOSE_WRITE|IN_CLOSE_NOWRITE|IN_OPEN|IN_MOVED_FROM|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_DELETE_SELF|IN_MOVE_SELF|IN_UNMOUNT|IN_Q_OVERFLOW|IN_IGNORED|IN_ONLYDIR|IN_DONT_FOLLOW|IN_EXCL_UNLINK|IN_ISDIR|IN_ONESHOT), next wd 4") == 1,
-	       "a watch's mask of every bit a watch may have: each named, lowest first, in the summary and --json (exit %d)",
+	       count(out, "\"next_wd\": 4294967295, ") == 2 && run(path, out, sizeof(out)) == 0 &&
+	       count(out, ", 3 /etc/app.conf (IN_ACCESS|IN_MODIFY|IN_ATTRIB|IN_CLOSE_WRITE|IN_CLOSE_NOWRITE|IN_OPEN|IN_MOVED_FROM|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_DELETE_SELF|IN_MOVE_SELF|IN_UNMOUNT|IN_Q_OVERFLOW|IN_IGNORED|IN_ONLYDIR|IN_DONT_FOLLOW|IN_EXCL_UNLINK|IN_ISDIR|IN_ONESHOT), next wd 4294967295") == 1,
+	       "a watch's mask of every bit a watch may have, next wd 0xffffffff: each bit named, lowest first, the next wd unsigned, in the summary and --json (exit %d)",
 	       ret);
 	unlink(path);
 	free(copy);

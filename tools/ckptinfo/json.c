@@ -530,7 +530,7 @@ static void inotify(FILE *out, const struct ci_image *img, const struct ci_file 
 	char path[CI_NAME_MAX];
 	uint32_t i;
 
-	fprintf(out, "{\"nonblock\": %s, \"next_wd\": %d, \"watches\": [",
+	fprintf(out, "{\"nonblock\": %s, \"next_wd\": %u, \"watches\": [",
 		f->f.f_flags & 04000 /* O_NONBLOCK */ ? "true" : "false", h->next_wd);
 	for (i = 0; i < h->nr_watches; i++) {
 		const struct ckpt_inotify_watch *w = &h->watches[i];

@@ -805,7 +805,7 @@ static void inotify_name(char *buf, size_t size, const struct ci_image *img,
 			      ci_file_name(img, ci_file_by_ref(img, w->file_objref), path,
 					   sizeof(path)), events);
 	}
-	n += snprintf(AT, ROOM, ", next wd %d%s", h->next_wd,
+	n += snprintf(AT, ROOM, ", next wd %u%s", h->next_wd,
 		      f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
 	if (n >= size && size >= 4)
 		memcpy(buf + size - 4, "...", 4);

@@ -705,7 +705,7 @@ static int inotify_watch(struct reader *r, const struct ckpt_hdr_inotify *h, uin
  * An INOTIFY record: the image's, an inotify instance in place of a FILE
  * record (FD records name it), as restart takes it: 16 bytes then 16 a
  * watch, up to CKPT_INOTIFY_MAX_WATCHES (max_len()), exactly nr_watches;
- * f_flags what fcntl(F_SETFL) sets (an EVENTFD's), next_wd 0 or more, the
+ * f_flags what fcntl(F_SETFL) sets (an EVENTFD's), next_wd any, the
  * reserved field 0; each watch as inotify_watch() says, in ascending wd
  * order.
  */
@@ -731,11 +731,6 @@ int rd_inotify(struct reader *r)
 	if (h->f_flags & ~SETFL_FLAGS) {
 		rd_bad(r, "f_flags %#o: more than fcntl(F_SETFL) sets (%#o)", h->f_flags,
 		       h->f_flags & ~SETFL_FLAGS);
-		goto bad;
-	}
-	if (h->next_wd < 0) {
-		rd_bad(r, "next wd %d: negative (where the search for a new wd starts)",
-		       h->next_wd);
 		goto bad;
 	}
 	if (h->__reserved) {
