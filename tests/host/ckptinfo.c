@@ -4162,8 +4162,7 @@ static const struct rec_at inotify_at[NR_N] = {
 #define INOTIFY_REC "INOTIFY record (type 61, len 48): "
 #define INOTIFY_LEN "(16 bytes, then 16 a watch)"
 #define NOT_O_PATH "not opened O_PATH (flags 02): a watch names the O_PATH FILE record of what it watches"
-#define BEYOND_BITS "bits beyond ALL_INOTIFY_BITS"
-#define MASK_HOW "with IN_MASK_ADD or IN_MASK_CREATE (how inotify_add_watch() adds a watch, not what it watches)"
+#define BEYOND_BITS "bits beyond IN_ALL_EVENTS|IN_EXCL_UNLINK|IN_ONESHOT"
 
 /*
  * Each rule of an INOTIFY record and of the watches it has broken in turn
@@ -4247,25 +4246,45 @@ static const struct patch_case inotify_cases[] = {
 	  4, NULL },
 	{ "a watch on a file opened O_PATH O_LARGEFILE", N_FILE, FI(f_flags), 010100000, 4,
 	  NULL },
-	{ "a watch's mask 0", N_INO, INW(0, mask), 0, 4,
-	  INOTIFY_REC "wd 1: mask 0: no event or flag (inotify_add_watch() refuses it)" },
+	{ "a watch's mask 0 (no event: one added with flag bits only)", N_INO, INW(0, mask), 0, 4,
+	  NULL },
 	{ "a watch's mask with bit 12 (no IN_* bit)", N_INO, INW(0, mask),
 	  MK_INOTIFY_DIR_MASK | 0x1000, 4,
-	  INOTIFY_REC "wd 1: mask 0x1001380: " BEYOND_BITS " (0x1000)" },
+	  INOTIFY_REC "wd 1: mask 0x1380: " BEYOND_BITS " (0x1000)" },
 	{ "a watch's mask with bit 27 (no IN_* bit)", N_INO, INW(1, mask), 0x08000000, 4,
 	  INOTIFY_REC "wd 3: mask 0x8000000: " BEYOND_BITS " (0x8000000)" },
 	{ "a watch's mask with FAN_OPEN_PERM (0x10000, fanotify's)", N_INO, INW(1, mask),
 	  MK_INOTIFY_FILE_MASK | 0x10000, 4,
 	  INOTIFY_REC "wd 3: mask 0x1040a: " BEYOND_BITS " (0x10000)" },
-	{ "a watch's mask with IN_MASK_ADD", N_INO, INW(0, mask), MK_INOTIFY_DIR_MASK | 0x20000000,
-	  4, INOTIFY_REC "wd 1: mask 0x21000380 " MASK_HOW },
+	{ "a watch's mask with IN_UNMOUNT (an event's bit)", N_INO, INW(1, mask),
+	  MK_INOTIFY_FILE_MASK | 0x2000, 4,
+	  INOTIFY_REC "wd 3: mask 0x240a: " BEYOND_BITS " (0x2000)" },
+	{ "a watch's mask with IN_Q_OVERFLOW (an event's bit)", N_INO, INW(1, mask),
+	  MK_INOTIFY_FILE_MASK | 0x4000, 4,
+	  INOTIFY_REC "wd 3: mask 0x440a: " BEYOND_BITS " (0x4000)" },
+	{ "a watch's mask with IN_IGNORED (an event's bit)", N_INO, INW(1, mask),
+	  MK_INOTIFY_FILE_MASK | 0x8000, 4, INOTIFY_REC "wd 3: mask 0x840a: " BEYOND_BITS " (0x8000)" },
+	{ "a watch's mask with IN_ONLYDIR (its lookup's)", N_INO, INW(0, mask),
+	  MK_INOTIFY_DIR_MASK | 0x01000000, 4,
+	  INOTIFY_REC "wd 1: mask 0x1000380: " BEYOND_BITS " (0x1000000)" },
+	{ "a watch's mask with IN_DONT_FOLLOW (its lookup's)", N_INO, INW(1, mask),
+	  MK_INOTIFY_FILE_MASK | 0x02000000, 4,
+	  INOTIFY_REC "wd 3: mask 0x200040a: " BEYOND_BITS " (0x2000000)" },
 	{ "a watch's mask with IN_MASK_CREATE", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x10000000, 4, INOTIFY_REC "wd 3: mask 0x1000040a " MASK_HOW },
+	  MK_INOTIFY_FILE_MASK | 0x10000000, 4,
+	  INOTIFY_REC "wd 3: mask 0x1000040a: " BEYOND_BITS " (0x10000000)" },
+	{ "a watch's mask with IN_MASK_ADD", N_INO, INW(0, mask), MK_INOTIFY_DIR_MASK | 0x20000000,
+	  4, INOTIFY_REC "wd 1: mask 0x20000380: " BEYOND_BITS " (0x20000000)" },
+	{ "a watch's mask with IN_ISDIR (an event's bit)", N_INO, INW(0, mask),
+	  MK_INOTIFY_DIR_MASK | 0x40000000, 4,
+	  INOTIFY_REC "wd 1: mask 0x40000380: " BEYOND_BITS " (0x40000000)" },
 	{ "a watch's mask IN_ONESHOT alone (a flag, no event)", N_INO, INW(1, mask), 0x80000000,
 	  4, NULL },
+	{ "a watch's mask IN_EXCL_UNLINK alone (a flag, no event)", N_INO, INW(0, mask),
+	  0x04000000, 4, NULL },
 	{ "a watch's mask IN_ALL_EVENTS", N_INO, INW(0, mask), 0xfff, 4, NULL },
-	{ "a watch's mask of every bit but IN_MASK_ADD and IN_MASK_CREATE", N_INO, INW(1, mask),
-	  0xc700efff, 4, NULL },
+	{ "a watch's mask of every bit a watch may have", N_INO, INW(1, mask), 0x84000fff, 4,
+	  NULL },
 	{ "an INOTIFY record after the MM record", N_VMA, HDR(type), CKPT_HDR_INOTIFY, 4,
 	  "INOTIFY record (type 61, len 48): " ORDER },
 	{ "a descriptor on the watched directory's O_PATH file", N_FD,
@@ -4315,8 +4334,8 @@ static void inotify_valid(const unsigned char *buf, size_t len)
 static const char inotify_json_check[] =
 	"import json, sys\n"
 	"d = json.load(sys.stdin)\n"
-	"w = [{'wd': 1, 'mask': 0x01000380, 'events': ['IN_MOVED_TO', 'IN_CREATE', 'IN_DELETE',"
-	" 'IN_ONLYDIR'], 'path': '/var/spool/app', 'file': 6},"
+	"w = [{'wd': 1, 'mask': 0x380, 'events': ['IN_MOVED_TO', 'IN_CREATE', 'IN_DELETE'],"
+	" 'path': '/var/spool/app', 'file': 6},"
 	" {'wd': 3, 'mask': 0x40a, 'events': ['IN_MODIFY', 'IN_CLOSE_WRITE', 'IN_DELETE_SELF'],"
 	" 'path': '/etc/app.conf', 'file': 7}]\n"
 	"want = {'nonblock': True, 'next_wd': 4, 'watches': w}\n"
@@ -4335,7 +4354,7 @@ static const char inotify_json_check[] =
 	" if r['type'] == 'INOTIFY'] == [('INOTIFY', 61, 48, 8)]:\n"
 	"    print('records ok')\n";
 
-#define INOTIFY_LINE "  fd 28  inotify, 2 watches: 1 /var/spool/app (IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_ONLYDIR), 3 /etc/app.conf (IN_MODIFY|IN_CLOSE_WRITE|IN_DELETE_SELF), next wd 4, nonblocking  flags 04000  pos 0\n"
+#define INOTIFY_LINE "  fd 28  inotify, 2 watches: 1 /var/spool/app (IN_MOVED_TO|IN_CREATE|IN_DELETE), 3 /etc/app.conf (IN_MODIFY|IN_CLOSE_WRITE|IN_DELETE_SELF), next wd 4, nonblocking  flags 04000  pos 0\n"
 
 /* ckptinfo shows the instance and its watches (2 results). */
 static void inotify_cli(const unsigned char *buf, size_t len)
@@ -4359,10 +4378,10 @@ static void inotify_cli(const unsigned char *buf, size_t len)
 static void inotify_every_bit(const unsigned char *buf, size_t len, const size_t *pos)
 {
 	static const char want[] =
-		"\"events\": [\"IN_ACCESS\", \"IN_MODIFY\", \"IN_ATTRIB\", \"IN_CLOSE_WRITE\", \"IN_CLOSE_NOWRITE\", \"IN_OPEN\", \"IN_MOVED_FROM\", \"IN_MOVED_TO\", \"IN_CREATE\", \"IN_DELETE\", \"IN_DELETE_SELF\", \"IN_MOVE_SELF\", \"IN_UNMOUNT\", \"IN_Q_OVERFLOW\", \"IN_IGNORED\", \"IN_ONLYDIR\", \"IN_DONT_FOLLOW\", \"IN_EXCL_UNLINK\", \"IN_ISDIR\", \"IN_ONESHOT\"]";
+		"\"events\": [\"IN_ACCESS\", \"IN_MODIFY\", \"IN_ATTRIB\", \"IN_CLOSE_WRITE\", \"IN_CLOSE_NOWRITE\", \"IN_OPEN\", \"IN_MOVED_FROM\", \"IN_MOVED_TO\", \"IN_CREATE\", \"IN_DELETE\", \"IN_DELETE_SELF\", \"IN_MOVE_SELF\", \"IN_EXCL_UNLINK\", \"IN_ONESHOT\"]";
 	static char out[1 << 16];
 	unsigned char *copy = malloc(len);
-	uint32_t every = 0xc700efff;
+	uint32_t every = 0x84000fff;	/* IN_ALL_EVENTS IN_EXCL_UNLINK IN_ONESHOT */
 	uint32_t next_wd = 0xffffffff;
 	const char *path;
 	int ret;
@@ -4375,9 +4394,9 @@ static void inotify_every_bit(const unsigned char *buf, size_t len, const size_t
 	path = image_file(copy, len);
 	snprintf(out, sizeof(out), "--json %s", path);
 	ret = run(out, out, sizeof(out));
-	tap_ok(!ret && count(out, want) == 2 && count(out, "\"mask\": 3338727423, ") == 2 &&
+	tap_ok(!ret && count(out, want) == 2 && count(out, "\"mask\": 2214596607, ") == 2 &&
 	       count(out, "\"next_wd\": 4294967295, ") == 2 && run(path, out, sizeof(out)) == 0 &&
-	       count(out, ", 3 /etc/app.conf (IN_ACCESS|IN_MODIFY|IN_ATTRIB|IN_CLOSE_WRITE|IN_CLOSE_NOWRITE|IN_OPEN|IN_MOVED_FROM|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_DELETE_SELF|IN_MOVE_SELF|IN_UNMOUNT|IN_Q_OVERFLOW|IN_IGNORED|IN_ONLYDIR|IN_DONT_FOLLOW|IN_EXCL_UNLINK|IN_ISDIR|IN_ONESHOT), next wd 4294967295") == 1,
+	       count(out, ", 3 /etc/app.conf (IN_ACCESS|IN_MODIFY|IN_ATTRIB|IN_CLOSE_WRITE|IN_CLOSE_NOWRITE|IN_OPEN|IN_MOVED_FROM|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_DELETE_SELF|IN_MOVE_SELF|IN_EXCL_UNLINK|IN_ONESHOT), next wd 4294967295") == 1,
 	       "a watch's mask of every bit a watch may have, next wd 0xffffffff: each bit named, lowest first, the next wd unsigned, in the summary and --json (exit %d)",
 	       ret);
 	unlink(path);

@@ -119,7 +119,7 @@ const char *ci_unix_opt(unsigned int bit)
 
 const char *ci_inotify_event(unsigned int bit)
 {
-	/* ALL_INOTIFY_BITS, each named */
+	/* what a watch's mask may have, each named: IN_ALL_EVENTS, IN_EXCL_UNLINK, IN_ONESHOT */
 #define IN(m) { m, #m }
 	static const struct {
 		uint32_t mask;
@@ -128,9 +128,7 @@ const char *ci_inotify_event(unsigned int bit)
 		IN(IN_ACCESS), IN(IN_MODIFY), IN(IN_ATTRIB), IN(IN_CLOSE_WRITE),
 		IN(IN_CLOSE_NOWRITE), IN(IN_OPEN), IN(IN_MOVED_FROM), IN(IN_MOVED_TO),
 		IN(IN_CREATE), IN(IN_DELETE), IN(IN_DELETE_SELF), IN(IN_MOVE_SELF),
-		IN(IN_UNMOUNT), IN(IN_Q_OVERFLOW), IN(IN_IGNORED), IN(IN_ONLYDIR),
-		IN(IN_DONT_FOLLOW), IN(IN_EXCL_UNLINK), IN(IN_MASK_CREATE), IN(IN_MASK_ADD),
-		IN(IN_ISDIR), IN(IN_ONESHOT),
+		IN(IN_EXCL_UNLINK), IN(IN_ONESHOT),
 	};
 #undef IN
 	size_t i;

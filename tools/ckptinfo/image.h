@@ -261,7 +261,7 @@ const char *ci_inet_addr(char buf[CI_INET_ADDR_MAX], const struct ckpt_hdr_inet_
 const char *ci_unix_opt(unsigned int bit);
 /*
  * IN_* bit @bit's name, "IN_CREATE" (an inotify watch's mask), or NULL: no
- * bit inotify_add_watch() takes.
+ * bit a watch's mask may have (IN_ALL_EVENTS, IN_EXCL_UNLINK, IN_ONESHOT).
  */
 const char *ci_inotify_event(unsigned int bit);
 /*

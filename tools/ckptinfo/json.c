@@ -447,13 +447,10 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 	fputs("]}", out);
 }
 
-/*
- * ["shrink", "grow"]: the names @name gives the bits set in @mask
- * (ci_bit_names()); room for the longest, every inotify mask bit's
- */
+/* ["shrink", "grow"]: the names @name gives the bits set in @mask (ci_bit_names()) */
 static void names(FILE *out, uint32_t mask, const char *(*name)(unsigned int bit))
 {
-	char buf[512];
+	char buf[256];
 
 	if (ci_bit_names(buf, sizeof(buf), mask, name, "\", \""))
 		fprintf(out, "[\"%s\"]", buf);

@@ -791,7 +791,7 @@ static void inotify_name(char *buf, size_t size, const struct ci_image *img,
 			 const struct ci_file *f)
 {
 	const struct ckpt_hdr_inotify *h = f->ino;
-	char path[CI_NAME_MAX], events[512];
+	char path[CI_NAME_MAX], events[256];
 	size_t n;
 	uint32_t i;
 

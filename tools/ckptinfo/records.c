@@ -657,20 +657,15 @@ int rd_epoll_items(struct reader *r)
 	return 0;
 }
 
-/* What inotify_add_watch() takes in a mask: the kernel's ALL_INOTIFY_BITS */
-#define ALL_INOTIFY_BITS (IN_ACCESS | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | \
-			  IN_CLOSE_NOWRITE | IN_OPEN | IN_MOVED_FROM | IN_MOVED_TO | \
-			  IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | \
-			  IN_Q_OVERFLOW | IN_IGNORED | IN_ONLYDIR | IN_DONT_FOLLOW | \
-			  IN_EXCL_UNLINK | IN_MASK_ADD | IN_MASK_CREATE | IN_ISDIR | IN_ONESHOT)
+/* What a watch's mask may have: its events, the flags inotify_mark_user_mask() keeps */
+#define WATCH_BITS	(IN_ALL_EVENTS | IN_EXCL_UNLINK | IN_ONESHOT)
 
 /*
  * Watch @i of the INOTIFY record @h, as restart adds it again: its
  * descriptor above the one before (the first's 1 or more), its reserved
  * field 0, its file an O_PATH FILE record before it (of any file type),
- * its mask one inotify_add_watch() takes for a new watch: an event or
- * flag of ALL_INOTIFY_BITS at least, no other bit, neither IN_MASK_ADD
- * nor IN_MASK_CREATE (which say how to add a watch, not what it watches).
+ * its mask no bit beyond WATCH_BITS (0: a watch of no event, as one added
+ * with flag bits only is saved).
  */
 static int inotify_watch(struct reader *r, const struct ckpt_hdr_inotify *h, uint32_t i)
 {
@@ -689,15 +684,9 @@ static int inotify_watch(struct reader *r, const struct ckpt_hdr_inotify *h, uin
 	if (!(f->f.f_flags & O_PATH_FLAG))
 		return rd_bad(r, "wd %d: file objref %u not opened O_PATH (flags %#o): a watch names the O_PATH FILE record of what it watches",
 			      w->wd, w->file_objref, f->f.f_flags);
-	if (w->mask & ~ALL_INOTIFY_BITS)
-		return rd_bad(r, "wd %d: mask %#x: bits beyond ALL_INOTIFY_BITS (%#x)", w->wd,
-			      w->mask, w->mask & ~ALL_INOTIFY_BITS);
-	if (!w->mask)
-		return rd_bad(r, "wd %d: mask 0: no event or flag (inotify_add_watch() refuses it)",
-			      w->wd);
-	if (w->mask & (IN_MASK_ADD | IN_MASK_CREATE))
-		return rd_bad(r, "wd %d: mask %#x with IN_MASK_ADD or IN_MASK_CREATE (how inotify_add_watch() adds a watch, not what it watches)",
-			      w->wd, w->mask);
+	if (w->mask & ~WATCH_BITS)
+		return rd_bad(r, "wd %d: mask %#x: bits beyond IN_ALL_EVENTS|IN_EXCL_UNLINK|IN_ONESHOT (%#x)",
+			      w->wd, w->mask, w->mask & ~WATCH_BITS);
 	return 0;
 }
 
