@@ -4248,36 +4248,6 @@ static const struct patch_case inotify_cases[] = {
 	  NULL },
 	{ "a watch's mask 0 (no event: one added with flag bits only)", N_INO, INW(0, mask), 0, 4,
 	  NULL },
-	{ "a watch's mask with bit 12 (no IN_* bit)", N_INO, INW(0, mask),
-	  MK_INOTIFY_DIR_MASK | 0x1000, 4,
-	  INOTIFY_REC "wd 1: mask 0x1380: " BEYOND_BITS " (0x1000)" },
-	{ "a watch's mask with bit 27 (no IN_* bit)", N_INO, INW(1, mask), 0x08000000, 4,
-	  INOTIFY_REC "wd 3: mask 0x8000000: " BEYOND_BITS " (0x8000000)" },
-	{ "a watch's mask with FAN_OPEN_PERM (0x10000, fanotify's)", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x10000, 4,
-	  INOTIFY_REC "wd 3: mask 0x1040a: " BEYOND_BITS " (0x10000)" },
-	{ "a watch's mask with IN_UNMOUNT (an event's bit)", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x2000, 4,
-	  INOTIFY_REC "wd 3: mask 0x240a: " BEYOND_BITS " (0x2000)" },
-	{ "a watch's mask with IN_Q_OVERFLOW (an event's bit)", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x4000, 4,
-	  INOTIFY_REC "wd 3: mask 0x440a: " BEYOND_BITS " (0x4000)" },
-	{ "a watch's mask with IN_IGNORED (an event's bit)", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x8000, 4, INOTIFY_REC "wd 3: mask 0x840a: " BEYOND_BITS " (0x8000)" },
-	{ "a watch's mask with IN_ONLYDIR (its lookup's)", N_INO, INW(0, mask),
-	  MK_INOTIFY_DIR_MASK | 0x01000000, 4,
-	  INOTIFY_REC "wd 1: mask 0x1000380: " BEYOND_BITS " (0x1000000)" },
-	{ "a watch's mask with IN_DONT_FOLLOW (its lookup's)", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x02000000, 4,
-	  INOTIFY_REC "wd 3: mask 0x200040a: " BEYOND_BITS " (0x2000000)" },
-	{ "a watch's mask with IN_MASK_CREATE", N_INO, INW(1, mask),
-	  MK_INOTIFY_FILE_MASK | 0x10000000, 4,
-	  INOTIFY_REC "wd 3: mask 0x1000040a: " BEYOND_BITS " (0x10000000)" },
-	{ "a watch's mask with IN_MASK_ADD", N_INO, INW(0, mask), MK_INOTIFY_DIR_MASK | 0x20000000,
-	  4, INOTIFY_REC "wd 1: mask 0x20000380: " BEYOND_BITS " (0x20000000)" },
-	{ "a watch's mask with IN_ISDIR (an event's bit)", N_INO, INW(0, mask),
-	  MK_INOTIFY_DIR_MASK | 0x40000000, 4,
-	  INOTIFY_REC "wd 1: mask 0x40000380: " BEYOND_BITS " (0x40000000)" },
 	{ "a watch's mask IN_ONESHOT alone (a flag, no event)", N_INO, INW(1, mask), 0x80000000,
 	  4, NULL },
 	{ "a watch's mask IN_EXCL_UNLINK alone (a flag, no event)", N_INO, INW(0, mask),
@@ -4296,6 +4266,39 @@ static const struct patch_case inotify_cases[] = {
 };
 
 #define NR_INOTIFY_CASES (sizeof(inotify_cases) / sizeof(inotify_cases[0]))
+
+/* Bits beyond IN_ALL_EVENTS|IN_EXCL_UNLINK|IN_ONESHOT, each refused in a watch's mask. */
+static const struct {
+	const char *what;
+	uint32_t bit;
+} inotify_bad_bits[] = {
+	{ "bit 12 (no IN_* bit)", 0x1000 }, { "IN_UNMOUNT (an event's bit)", 0x2000 },
+	{ "IN_Q_OVERFLOW (an event's bit)", 0x4000 }, { "IN_IGNORED (an event's bit)", 0x8000 },
+	{ "FAN_OPEN_PERM (0x10000, fanotify's)", 0x10000 },
+	{ "IN_ONLYDIR (its lookup's)", 0x01000000 }, { "IN_DONT_FOLLOW (its lookup's)", 0x02000000 },
+	{ "bit 27 (no IN_* bit)", 0x08000000 }, { "IN_MASK_CREATE", 0x10000000 },
+	{ "IN_MASK_ADD", 0x20000000 }, { "IN_ISDIR (an event's bit)", 0x40000000 },
+};
+
+#define NR_INOTIFY_BAD_BITS (sizeof(inotify_bad_bits) / sizeof(inotify_bad_bits[0]))
+
+/* Each of inotify_bad_bits added to a watch's mask, the two in turn: refused (a result each). */
+static void inotify_bad_masks(const unsigned char *buf, size_t len, const size_t *pos)
+{
+	char what[128], want[256];
+	uint32_t mask;
+	size_t i;
+
+	for (i = 0; i < NR_INOTIFY_BAD_BITS; i++) {
+		mask = (i % 2 ? MK_INOTIFY_FILE_MASK : MK_INOTIFY_DIR_MASK) | inotify_bad_bits[i].bit;
+		snprintf(what, sizeof(what), "a watch's mask with %s", inotify_bad_bits[i].what);
+		snprintf(want, sizeof(want), INOTIFY_REC "wd %d: mask %#x: " BEYOND_BITS " (%#x)",
+			 i % 2 ? MK_INOTIFY_FILE_WD : MK_INOTIFY_DIR_WD, mask,
+			 inotify_bad_bits[i].bit);
+		broken_in(buf, len, what, len, pos[N_INO] + INW(i % 2, mask), &mask, sizeof(mask),
+			  want);
+	}
+}
 
 /* The inotify image, read back (1 result). */
 static void inotify_valid(const unsigned char *buf, size_t len)
@@ -4425,7 +4428,7 @@ static void inotify_long_path(struct mk_spec *s)
 	s->inotify_dir = NULL;
 }
 
-#define INOTIFY_RESULTS (1 + 2 + 1 + (int)NR_INOTIFY_CASES + 2 + 2 + 1)
+#define INOTIFY_RESULTS (1 + 2 + 1 + (int)NR_INOTIFY_CASES + (int)NR_INOTIFY_BAD_BITS + 2 + 2 + 1)
 
 /*
  * An inotify instance of the root (fd 28) watching a directory and a
@@ -4456,6 +4459,7 @@ static void inotify_tests(void)
 	inotify_cli(buf, len);
 	inotify_every_bit(buf, len, pos);
 	patch_cases(buf, len, pos, inotify_cases, NR_INOTIFY_CASES);
+	inotify_bad_masks(buf, len, pos);
 	free(buf);
 	inotify_long_path(&s);
 
