@@ -18,8 +18,9 @@
  * privately, a shared mapping of a regular file, and a SysV shared memory
  * segment (a SYSVSHM with its pages and a hole) the root attaches
  * read-write and maps in two VMAs, the other processes attach read-only
- * (a SHM_ATTACH each); the process tree of a root, a thread, two children
- * and a zombie. Exit 0 once written.
+ * (a SHM_ATTACH each), and an inotify instance watching a directory and
+ * a regular file (each an O_PATH FILE record); the process tree of a root,
+ * a thread, two children and a zombie. Exit 0 once written.
  */
 #include "mkimage.h"
 
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
 		.fifo = true, .fifo_bytes = 10, .fifo_acc = { 0, 1, 2 }, .nr_fifo = 3,
 		.memfd = true, .shared_file = true, .memfd_private = true,
 		.ghost = true, .ghost_private = true, .ghost_linkable = true,
-		.sysvshm_maps = 3, .sysvshm_reattach = true,
+		.sysvshm_maps = 3, .sysvshm_reattach = true, .inotify = true,
 	};
 	unsigned char *buf;
 	char path[4096];

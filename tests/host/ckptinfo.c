@@ -2,8 +2,8 @@
 /*
  * Host tests of ckptinfo's reader: synthetic process trees (tests/lib/
  * mkimage.c), valid and with every TREE rule broken, with shared memory,
- * memfds, shared file mappings and SysV shared memory, with their
- * SIGPENDING, RLIMITS and FS records and each broken; the
+ * memfds, shared file mappings, SysV shared memory and inotify instances,
+ * with their SIGPENDING, RLIMITS and FS records and each broken; the
  * fixtures (real images made by the guest, tests/fixtures/) and images
  * broken on purpose from them: each breakage gets its precise message, nothing crashes,
  * and the command line exits 0/1/2.
@@ -30,7 +30,7 @@
 #define CKPTINFO "build/host/ckptinfo"
 
 /* The refusal of a record out of the order restart reads them in. */
-#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
+#define ORDER "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|INOTIFY|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)"
 
 static const char *fixtures = "tests/fixtures/";
 static unsigned char *img;	/* the image the broken() cases start from */
@@ -4144,6 +4144,339 @@ static void sysvshm_tests(void)
 		ATTACH_REC "segment objref 7 has no SYSVSHM record before it");
 }
 
+/*
+ * The records of the inotify image that inotify_cases change: the root's
+ * INOTIFY, the O_PATH FILE records of the directory and the file it
+ * watches, its FD record, the root's MM and first VMA.
+ */
+enum { N_INO, N_DIR, N_FILE, N_FD, N_MM, N_VMA, NR_N };
+static const struct rec_at inotify_at[NR_N] = {
+	[N_INO] = { CKPT_HDR_INOTIFY, 0 }, [N_DIR] = { CKPT_HDR_FILE, 2 },
+	[N_FILE] = { CKPT_HDR_FILE, 3 }, [N_FD] = { CKPT_HDR_FD, 3 },
+	[N_MM] = { CKPT_HDR_MM, 0 }, [N_VMA] = { CKPT_HDR_VMA, 0 },
+};
+
+#define INH(m) (16 + offsetof(struct ckpt_hdr_inotify, m))
+#define INW(i, m) (16 + sizeof(struct ckpt_hdr_inotify) + \
+		   (i) * sizeof(struct ckpt_inotify_watch) + offsetof(struct ckpt_inotify_watch, m))
+#define INOTIFY_REC "INOTIFY record (type 61, len 48): "
+#define INOTIFY_LEN "(16 bytes, then 16 a watch)"
+#define NOT_O_PATH "not opened O_PATH (flags 02): a watch names the O_PATH FILE record of what it watches"
+#define BEYOND_BITS "bits beyond IN_ALL_EVENTS|IN_EXCL_UNLINK|IN_ONESHOT"
+
+/*
+ * Each rule of an INOTIFY record and of the watches it has broken in turn
+ * on the inotify image (the root's objrefs: TASK 1, files table 2,
+ * /dev/null 4, /tmp/out.100 5, the watched directory 6 and file 7, the
+ * INOTIFY 8, the working directory 9, after it), and what they may be.
+ */
+static const struct patch_case inotify_cases[] = {
+	{ "an INOTIFY record of 8 bytes", N_INO, HDR(len), 8, 8,
+	  "INOTIFY record (type 61, len 8): length 8, shorter than an INOTIFY record (16 bytes)" },
+	{ "an INOTIFY record of 32 bytes, room for one of its two watches", N_INO, HDR(len), 32, 8,
+	  "INOTIFY record (type 61, len 32): nr_watches 2, but length 32 " INOTIFY_LEN },
+	{ "an INOTIFY record of 64 bytes, room for three watches", N_INO, HDR(len), 64, 8,
+	  "INOTIFY record (type 61, len 64): nr_watches 2, but length 64 " INOTIFY_LEN },
+	{ "an INOTIFY record longer than CKPT_INOTIFY_MAX_WATCHES watches", N_INO, HDR(len),
+	  16 + 16 * (CKPT_INOTIFY_MAX_WATCHES + 1ULL), 8,
+	  "INOTIFY record (type 61, len 1048608): length beyond any record's" },
+	{ "an INOTIFY record of CKPT_INOTIFY_MAX_WATCHES watches, the image ending in it", N_INO,
+	  HDR(len), 16 + 16 * (uint64_t)CKPT_INOTIFY_MAX_WATCHES, 8,
+	  "INOTIFY record (type 61, len 1048592): truncated" },
+	{ "nr_watches 3 for two watches", N_INO, INH(nr_watches), 3, 4,
+	  INOTIFY_REC "nr_watches 3, but length 48 " INOTIFY_LEN },
+	{ "nr_watches 1 for two watches", N_INO, INH(nr_watches), 1, 4,
+	  INOTIFY_REC "nr_watches 1, but length 48 " INOTIFY_LEN },
+	{ "nr_watches 0x10000002, whose 16 + 16 a watch is 48 in 32 bits", N_INO, INH(nr_watches),
+	  0x10000002, 4, INOTIFY_REC "nr_watches 268435458, but length 48 " INOTIFY_LEN },
+	{ "an INOTIFY record of objref 0", N_INO, HDR(objref), 0, 4,
+	  INOTIFY_REC "objref 0 is zero or already another object's" },
+	{ "an INOTIFY record with the root's TASK objref", N_INO, HDR(objref), 1, 4,
+	  INOTIFY_REC "objref 1 is zero or already another object's" },
+	{ "an INOTIFY record with its watched file's objref", N_INO, HDR(objref), 7, 4,
+	  INOTIFY_REC "objref 7 is zero or already another object's" },
+	{ "an INOTIFY record blocking (f_flags 0)", N_INO, INH(f_flags), 0, 4, NULL },
+	{ "an INOTIFY record with every flag fcntl(F_SETFL) sets", N_INO, INH(f_flags),
+	  02000U | 04000U | 040000U | 01000000U, 4, NULL },
+	{ "an INOTIFY record with O_CLOEXEC in f_flags (IN_CLOEXEC: its FD record's)", N_INO,
+	  INH(f_flags), 02004000, 4,
+	  INOTIFY_REC "f_flags 02004000: more than fcntl(F_SETFL) sets (02000000)" },
+	{ "an INOTIFY record with an access mode in f_flags", N_INO, INH(f_flags), 04002, 4,
+	  INOTIFY_REC "f_flags 04002: more than fcntl(F_SETFL) sets (02)" },
+	{ "an INOTIFY record with O_ASYNC in f_flags (a FOWN record's)", N_INO, INH(f_flags),
+	  024000, 4, INOTIFY_REC "f_flags 024000: more than fcntl(F_SETFL) sets (020000)" },
+	{ "next wd 0", N_INO, INH(next_wd), 0, 4, NULL },
+	{ "next wd 2, below the last watch's", N_INO, INH(next_wd), 2, 4, NULL },
+	{ "next wd INT_MAX", N_INO, INH(next_wd), INT32_MAX, 4, NULL },
+	{ "next wd 0x80000000 (a u32: any)", N_INO, INH(next_wd), 0x80000000, 4, NULL },
+	{ "an INOTIFY record's reserved field set", N_INO, INH(__reserved), 1, 4,
+	  INOTIFY_REC "reserved field 0x1, not 0" },
+	{ "a first watch of wd 0", N_INO, INW(0, wd), 0, 4,
+	  INOTIFY_REC "watch 0: wd 0, not above the one before (0; the first 1 or more)" },
+	{ "a first watch of wd -1", N_INO, INW(0, wd), (uint32_t)-1, 4,
+	  INOTIFY_REC "watch 0: wd -1, not above the one before (0; the first 1 or more)" },
+	{ "a second watch of the first's wd", N_INO, INW(1, wd), MK_INOTIFY_DIR_WD, 4,
+	  INOTIFY_REC "watch 1: wd 1, not above the one before (1; the first 1 or more)" },
+	{ "watches out of wd order", N_INO, INW(0, wd), 5, 4,
+	  INOTIFY_REC "watch 1: wd 3, not above the one before (5; the first 1 or more)" },
+	{ "a second watch of wd 2, right after the first's", N_INO, INW(1, wd), 2, 4, NULL },
+	{ "a second watch of wd INT_MAX", N_INO, INW(1, wd), INT32_MAX, 4, NULL },
+	{ "a watch's reserved field set", N_INO, INW(1, __reserved), 1, 4,
+	  INOTIFY_REC "wd 3: reserved field 0x1, not 0" },
+	{ "a watch of file objref 0", N_INO, INW(0, file_objref), 0, 4,
+	  INOTIFY_REC "wd 1: file objref 0 has no FILE record before it" },
+	{ "a watch naming no record", N_INO, INW(1, file_objref), 999, 4,
+	  INOTIFY_REC "wd 3: file objref 999 has no FILE record before it" },
+	{ "a watch naming its own instance", N_INO, INW(1, file_objref), 8, 4,
+	  INOTIFY_REC "wd 3: file objref 8 has no FILE record before it" },
+	{ "a watch naming a FILE record after it (the working directory)", N_INO,
+	  INW(1, file_objref), 9, 4, INOTIFY_REC "wd 3: file objref 9 has no FILE record before it" },
+	{ "a watch naming the files table", N_INO, INW(0, file_objref), 2, 4,
+	  INOTIFY_REC "wd 1: file objref 2 has no FILE record before it" },
+	{ "a watch on a file opened for reading and writing", N_INO, INW(1, file_objref), 5, 4,
+	  INOTIFY_REC "wd 3: file objref 5 " NOT_O_PATH },
+	{ "a watch on a character device opened for reading and writing", N_INO,
+	  INW(0, file_objref), 4, 4, INOTIFY_REC "wd 1: file objref 4 " NOT_O_PATH },
+	{ "a watched directory opened O_DIRECTORY, not O_PATH", N_DIR, FI(f_flags), 0200000, 4,
+	  INOTIFY_REC "wd 1: file objref 6 not opened O_PATH (flags 0200000)" },
+	{ "a watch on a symbolic link (an O_PATH FILE record of mode S_IFLNK)", N_FILE,
+	  FI(i_mode), S_IFLNK | 0777, 4, NULL },
+	{ "a watched file opened O_PATH O_NOFOLLOW", N_FILE, FI(f_flags), 010400000, 4, NULL },
+	{ "a watch on a character device (O_PATH, S_IFCHR)", N_DIR, FI(i_mode), S_IFCHR | 0666,
+	  4, NULL },
+	{ "a watch on a file opened O_PATH O_LARGEFILE", N_FILE, FI(f_flags), 010100000, 4,
+	  NULL },
+	{ "a watch's mask 0 (no event: one added with flag bits only)", N_INO, INW(0, mask), 0, 4,
+	  NULL },
+	{ "a watch's mask IN_ONESHOT alone (a flag, no event)", N_INO, INW(1, mask), 0x80000000,
+	  4, NULL },
+	{ "a watch's mask IN_EXCL_UNLINK alone (a flag, no event)", N_INO, INW(0, mask),
+	  0x04000000, 4, NULL },
+	{ "a watch's mask IN_ALL_EVENTS", N_INO, INW(0, mask), 0xfff, 4, NULL },
+	{ "a watch's mask of every bit a watch may have", N_INO, INW(1, mask), 0x84000fff, 4,
+	  NULL },
+	{ "an INOTIFY record after the MM record", N_VMA, HDR(type), CKPT_HDR_INOTIFY, 4,
+	  "INOTIFY record (type 61, len 48): " ORDER },
+	{ "a descriptor on the watched directory's O_PATH file", N_FD,
+	  16 + offsetof(struct ckpt_hdr_fd, file_objref), 6, 4, NULL },
+	{ "the executable the inotify instance", N_MM, MMH(exe_objref), 8, 4,
+	  "MM record (type 32, len 624): executable objref 8 has no FILE record of a regular file" },
+	{ "a file VMA of the inotify instance", N_VMA, VMA(kind), CKPT_VMA_FILE | 8ULL << 32, 8,
+	  "VMA record (type 33, len 48): file objref 8 has no FILE record of a regular file" },
+};
+
+#define NR_INOTIFY_CASES (sizeof(inotify_cases) / sizeof(inotify_cases[0]))
+
+/* Bits beyond IN_ALL_EVENTS|IN_EXCL_UNLINK|IN_ONESHOT, each refused in a watch's mask. */
+static const struct {
+	const char *what;
+	uint32_t bit;
+} inotify_bad_bits[] = {
+	{ "bit 12 (no IN_* bit)", 0x1000 }, { "IN_UNMOUNT (an event's bit)", 0x2000 },
+	{ "IN_Q_OVERFLOW (an event's bit)", 0x4000 }, { "IN_IGNORED (an event's bit)", 0x8000 },
+	{ "FAN_OPEN_PERM (0x10000, fanotify's)", 0x10000 },
+	{ "IN_ONLYDIR (its lookup's)", 0x01000000 }, { "IN_DONT_FOLLOW (its lookup's)", 0x02000000 },
+	{ "bit 27 (no IN_* bit)", 0x08000000 }, { "IN_MASK_CREATE", 0x10000000 },
+	{ "IN_MASK_ADD", 0x20000000 }, { "IN_ISDIR (an event's bit)", 0x40000000 },
+};
+
+#define NR_INOTIFY_BAD_BITS (sizeof(inotify_bad_bits) / sizeof(inotify_bad_bits[0]))
+
+/* Each of inotify_bad_bits added to a watch's mask, the two in turn: refused (a result each). */
+static void inotify_bad_masks(const unsigned char *buf, size_t len, const size_t *pos)
+{
+	char what[128], want[256];
+	uint32_t mask;
+	size_t i;
+
+	for (i = 0; i < NR_INOTIFY_BAD_BITS; i++) {
+		mask = (i % 2 ? MK_INOTIFY_FILE_MASK : MK_INOTIFY_DIR_MASK) | inotify_bad_bits[i].bit;
+		snprintf(what, sizeof(what), "a watch's mask with %s", inotify_bad_bits[i].what);
+		snprintf(want, sizeof(want), INOTIFY_REC "wd %d: mask %#x: " BEYOND_BITS " (%#x)",
+			 i % 2 ? MK_INOTIFY_FILE_WD : MK_INOTIFY_DIR_WD, mask,
+			 inotify_bad_bits[i].bit);
+		broken_in(buf, len, what, len, pos[N_INO] + INW(i % 2, mask), &mask, sizeof(mask),
+			  want);
+	}
+}
+
+/* The inotify image, read back (1 result). */
+static void inotify_valid(const unsigned char *buf, size_t len)
+{
+	const struct ci_file *f, *dir, *file;
+	const struct ckpt_hdr_inotify *h;
+	struct ci_image ci;
+	int ret = read_buf(buf, len, &ci);
+	bool ok = !ret && ci.nr_procs == 3 && ci.procs[0].nr_fds == 4;
+
+	f = ok ? ci_file_by_ref(&ci, 8) : NULL;
+	dir = ok ? ci_file_by_ref(&ci, 6) : NULL;
+	file = ok ? ci_file_by_ref(&ci, 7) : NULL;
+	h = f ? f->ino : NULL;
+	ok = ok && h && f->kind == CI_FILE_INOTIFY && f->proc == 0 && !*f->path &&
+	     f->f.f_flags == 04000 && ci.procs[0].fds[3].fd == 28 &&
+	     ci.procs[0].fds[3].file_objref == 8 && ci.procs[0].nr_files == 6 &&
+	     h->nr_watches == 2 && h->next_wd == MK_INOTIFY_NEXT_WD &&
+	     h->watches[0].wd == MK_INOTIFY_DIR_WD && h->watches[0].mask == MK_INOTIFY_DIR_MASK &&
+	     h->watches[0].file_objref == 6 && h->watches[1].wd == MK_INOTIFY_FILE_WD &&
+	     h->watches[1].mask == MK_INOTIFY_FILE_MASK && h->watches[1].file_objref == 7 &&
+	     dir->kind == CI_FILE_PATH && !strcmp(dir->path, MK_INOTIFY_DIR) &&
+	     S_ISDIR(dir->f.i_mode) && file->kind == CI_FILE_PATH &&
+	     !strcmp(file->path, MK_INOTIFY_FILE) && S_ISREG(file->f.i_mode);
+	tap_ok(ok, "an inotify instance of the root watching a directory and a file, each an O_PATH FILE record before it: valid, read back (O_RDONLY, nonblocking, fd 28)%s%s",
+	       ret ? ": " : "", ret ? ci.error : "");
+	ci_free(&ci);
+}
+
+/*
+ * The JSON of the inotify image, read by python3: fd 28's "inotify" (at
+ * the top level and in "processes"), its keys in order, right after
+ * "epoll"; every other fd's null; with --records, "records" names the
+ * INOTIFY record ("records ok").
+ */
+static const char inotify_json_check[] =
+	"import json, sys\n"
+	"d = json.load(sys.stdin)\n"
+	"w = [{'wd': 1, 'mask': 0x380, 'events': ['IN_MOVED_TO', 'IN_CREATE', 'IN_DELETE'],"
+	" 'path': '/var/spool/app', 'file': 6},"
+	" {'wd': 3, 'mask': 0x40a, 'events': ['IN_MODIFY', 'IN_CLOSE_WRITE', 'IN_DELETE_SELF'],"
+	" 'path': '/etc/app.conf', 'file': 7}]\n"
+	"want = {'nonblock': True, 'next_wd': 4, 'watches': w}\n"
+	"ok = True\n"
+	"for fds in (d['fds'], d['processes'][0]['fds']):\n"
+	"    i = [f for f in fds if f['inotify']]\n"
+	"    ok = ok and len(i) == 1 and i[0]['fd'] == 28 and i[0]['inotify'] == want\n"
+	"    ok = ok and list(i[0]['inotify']) == list(want) and"
+	" all(list(x) == list(w[0]) for x in i[0]['inotify']['watches'])\n"
+	"    ok = ok and i[0]['path'] == '' and i[0]['flags'] == 0o4000 and i[0]['file'] == 8\n"
+	"    k = list(i[0])\n"
+	"    ok = ok and k[k.index('epoll') + 1] == 'inotify'\n"
+	"ok = ok and all(f['inotify'] is None for p in d['processes'][1:] for f in p['fds'])\n"
+	"print('inotify ok' if ok else 'inotify differs: %r' % [f['inotify'] for f in d['fds']])\n"
+	"if 'records' in d and [(r['type'], r['type_id'], r['len'], r['objref']) for r in d['records']"
+	" if r['type'] == 'INOTIFY'] == [('INOTIFY', 61, 48, 8)]:\n"
+	"    print('records ok')\n";
+
+#define INOTIFY_LINE "  fd 28  inotify, 2 watches: 1 /var/spool/app (IN_MOVED_TO|IN_CREATE|IN_DELETE), 3 /etc/app.conf (IN_MODIFY|IN_CLOSE_WRITE|IN_DELETE_SELF), next wd 4, nonblocking  flags 04000  pos 0\n"
+
+/* ckptinfo shows the instance and its watches (2 results). */
+static void inotify_cli(const unsigned char *buf, size_t len)
+{
+	static const char *const summary[] = {
+		"files: 6 open files, 4 descriptors\n", INOTIFY_LINE, " inotify, ",
+	};
+	static char out[1 << 16];
+	int ret;
+
+	tap_ok(shown_and_json(buf, len, summary, 3, inotify_json_check, "inotify ok\n", out,
+			      sizeof(out)),
+	       "the summary shows the instance in place of fd 28's path (each watch's wd, path, events by name; next wd; nonblocking), once; --json's \"inotify\" parsed by python3 (\"%.300s\")",
+	       out);
+	ret = json_buf(buf, len, "--records", inotify_json_check, out, sizeof(out));
+	tap_ok(!ret && strstr(out, "inotify ok\nrecords ok\n"),
+	       "--json --records: the INOTIFY record named (\"%.200s\")", out);
+}
+
+/* Every mask bit a watch may have, named; next wd 0xffffffff, shown unsigned (1 result). */
+static void inotify_every_bit(const unsigned char *buf, size_t len, const size_t *pos)
+{
+	static const char want[] =
+		"\"events\": [\"IN_ACCESS\", \"IN_MODIFY\", \"IN_ATTRIB\", \"IN_CLOSE_WRITE\", \"IN_CLOSE_NOWRITE\", \"IN_OPEN\", \"IN_MOVED_FROM\", \"IN_MOVED_TO\", \"IN_CREATE\", \"IN_DELETE\", \"IN_DELETE_SELF\", \"IN_MOVE_SELF\", \"IN_EXCL_UNLINK\", \"IN_ONESHOT\"]";
+	static char out[1 << 16];
+	unsigned char *copy = malloc(len);
+	uint32_t every = 0x84000fff;	/* IN_ALL_EVENTS IN_EXCL_UNLINK IN_ONESHOT */
+	uint32_t next_wd = 0xffffffff;
+	const char *path;
+	int ret;
+
+	if (!copy)
+		tap_bail("out of memory");
+	memcpy(copy, buf, len);
+	memcpy(copy + pos[N_INO] + INW(1, mask), &every, sizeof(every));
+	memcpy(copy + pos[N_INO] + INH(next_wd), &next_wd, sizeof(next_wd));
+	path = image_file(copy, len);
+	snprintf(out, sizeof(out), "--json %s", path);
+	ret = run(out, out, sizeof(out));
+	tap_ok(!ret && count(out, want) == 2 && count(out, "\"mask\": 2214596607, ") == 2 &&
+	       count(out, "\"next_wd\": 4294967295, ") == 2 && run(path, out, sizeof(out)) == 0 &&
+	       count(out, ", 3 /etc/app.conf (IN_ACCESS|IN_MODIFY|IN_ATTRIB|IN_CLOSE_WRITE|IN_CLOSE_NOWRITE|IN_OPEN|IN_MOVED_FROM|IN_MOVED_TO|IN_CREATE|IN_DELETE|IN_DELETE_SELF|IN_MOVE_SELF|IN_EXCL_UNLINK|IN_ONESHOT), next wd 4294967295") == 1,
+	       "a watch's mask of every bit a watch may have, next wd 0xffffffff: each bit named, lowest first, the next wd unsigned, in the summary and --json (exit %d)",
+	       ret);
+	unlink(path);
+	free(copy);
+}
+
+/* The directory at a path of PATH_MAX - 1 bytes: the summary's line cut, "..." (1 result). */
+static void inotify_long_path(struct mk_spec *s)
+{
+	static char out[1 << 17], path[4096];
+	int ret;
+
+	memset(path, 'd', sizeof(path) - 1);
+	memcpy(path, "/tmp/", 5);
+	s->inotify_dir = path;
+	ret = run_spec(s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  fd 28  inotify, 2 watches: 1 /tmp/ddd") == 1 &&
+	       count(out, "...  flags 04000  pos 0\n") == 1 && !strstr(out, "/etc/app.conf") &&
+	       !strstr(out, "next wd"),
+	       "a watched directory at a path of 4095 bytes: valid, the summary's line cut to fit, ending \"...\" (exit %d)",
+	       ret);
+	ret = run_spec(s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, path) == 2 && count(out, "\"path\": \"/etc/app.conf\"") == 2,
+	       "--json: the watched directory's 4095-byte path whole, and the other watch (exit %d)",
+	       ret);
+	s->inotify_dir = NULL;
+}
+
+#define INOTIFY_RESULTS (1 + 2 + 1 + (int)NR_INOTIFY_CASES + (int)NR_INOTIFY_BAD_BITS + 2 + 2 + 1)
+
+/*
+ * An inotify instance of the root (fd 28) watching a directory and a
+ * regular file, each an O_PATH FILE record before its INOTIFY record:
+ * valid, read back, shown in the summary and --json (read by python3),
+ * every mask bit named; each rule of the record and of its watches broken
+ * in turn; a watched path too long for the summary's line; an instance
+ * with no watch; a watched file's FILE record after the INOTIFY record.
+ */
+static void inotify_tests(void)
+{
+	static char out[1 << 16];
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .inotify = true };
+	unsigned char *buf;
+	size_t len, pos[NR_N];
+	struct ci_image ci;
+	int ret;
+
+	buf = valid_image(&s, "the inotify image", &ci, inotify_at, NR_N, pos, &len);
+	if (!pos[N_INO] || pos[N_FILE] > pos[N_INO] || pos[N_FD] < pos[N_INO] || !pos[N_VMA] ||
+	    !ci_file_by_ref(&ci, 8) || ci_file_by_ref(&ci, 8)->kind != CI_FILE_INOTIFY ||
+	    strcmp(ci_file_by_ref(&ci, 5)->path, "/tmp/out.100") ||
+	    strcmp(ci_file_by_ref(&ci, 9)->path, "/tmp/cwd.100"))
+		tap_bail("the inotify image lacks a record, or its objrefs moved");
+	ci_free(&ci);
+
+	inotify_valid(buf, len);
+	inotify_cli(buf, len);
+	inotify_every_bit(buf, len, pos);
+	patch_cases(buf, len, pos, inotify_cases, NR_INOTIFY_CASES);
+	inotify_bad_masks(buf, len, pos);
+	free(buf);
+	inotify_long_path(&s);
+
+	s.inotify_empty = true;
+	ret = run_spec(&s, "", out, sizeof(out));
+	tap_ok(!ret && count(out, "  fd 28  inotify, 0 watches, next wd 4, nonblocking  flags 04000  pos 0\n") == 1 &&
+	       count(out, "files: 4 open files, 4 descriptors\n") == 1,
+	       "an inotify instance with no watch: valid, shown so (exit %d)", ret);
+	ret = run_spec(&s, "--json", out, sizeof(out));
+	tap_ok(!ret && count(out, "\"inotify\": {\"nonblock\": true, \"next_wd\": 4, \"watches\": []}") == 2,
+	       "--json: its \"watches\" empty (exit %d)", ret);
+	s.inotify_empty = false;
+	s.inotify_file_after = true;
+	refused("a watched file's O_PATH FILE record after the INOTIFY record", &s,
+		INOTIFY_REC "wd 3: file objref 7 has no FILE record before it");
+}
+
 int main(void)
 {
 	const char *dir = getenv("CKPTINFO_FIXTURES");
@@ -4151,7 +4484,7 @@ int main(void)
 	if (dir)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
-		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + FOWN_RESULTS + SYSVSHM_RESULTS + 4 +
+		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + FOWN_RESULTS + SYSVSHM_RESULTS + INOTIFY_RESULTS + 4 +
 		 COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
@@ -4171,6 +4504,7 @@ int main(void)
 	ghost_tests();
 	fown_tests();
 	sysvshm_tests();
+	inotify_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

@@ -331,6 +331,49 @@ static void inet_socks(struct out *o, const struct mk_spec *s, uint32_t files_re
 	}
 }
 
+/* An O_PATH FILE record @ref of @path, of mode @mode (inode @ino on device 0x801). */
+static void o_path_file(struct out *o, uint32_t ref, const char *path, uint32_t mode,
+			uint64_t ino)
+{
+	path_file(o, ref, path, (struct ckpt_hdr_file){
+		.f_flags = 010000000 /* O_PATH */, .i_mode = mode, .ino = ino, .dev = 0x801,
+		.generation = 7 });
+}
+
+/*
+ * The inotify instance of mk_spec.inotify*: the O_PATH FILE records of
+ * what its watches watch, its INOTIFY record and its FD record (fd 28) in
+ * the files table @files_ref.
+ */
+static void inotify(struct out *o, const struct mk_spec *s, uint32_t files_ref)
+{
+	struct ckpt_hdr_inotify h = { .f_flags = 04000 /* O_NONBLOCK */,
+				      .nr_watches = s->inotify_empty ? 0 : 2,
+				      .next_wd = MK_INOTIFY_NEXT_WD };
+	struct ckpt_inotify_watch w[2] = {
+		{ .wd = MK_INOTIFY_DIR_WD, .mask = MK_INOTIFY_DIR_MASK },
+		{ .wd = MK_INOTIFY_FILE_WD, .mask = MK_INOTIFY_FILE_MASK },
+	};
+	struct ckpt_hdr_fd d = { .fd = 28 };
+	unsigned char buf[sizeof(h) + sizeof(w)];
+
+	if (h.nr_watches) {
+		w[0].file_objref = o->next_ref++;
+		w[1].file_objref = o->next_ref++;
+		o_path_file(o, w[0].file_objref, s->inotify_dir ? s->inotify_dir : MK_INOTIFY_DIR,
+			    S_IFDIR | 0755, 13);
+		if (!s->inotify_file_after)
+			o_path_file(o, w[1].file_objref, MK_INOTIFY_FILE, S_IFREG | 0644, 14);
+	}
+	d.file_objref = o->next_ref++;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), w, h.nr_watches * sizeof(w[0]));
+	record(o, CKPT_HDR_INOTIFY, d.file_objref, buf, sizeof(h) + h.nr_watches * sizeof(w[0]));
+	record(o, CKPT_HDR_FD, files_ref, &d, sizeof(d));
+	if (h.nr_watches && s->inotify_file_after)
+		o_path_file(o, w[1].file_objref, MK_INOTIFY_FILE, S_IFREG | 0644, 14);
+}
+
 /*
  * The FIFO of mk_spec.fifo*: its PIPE record, then each file open on it,
  * a FILE record and an FD record of the files table @files_ref (fd 13 on).
@@ -840,6 +883,8 @@ static void process(struct out *o, const struct mk_spec *s,
 	if (e == s->tree) {
 		unix_socks(o, s, files_ref);
 		inet_socks(o, s, files_ref);
+		if (s->inotify)
+			inotify(o, s, files_ref);
 	}
 	fs.cwd_objref = o->next_ref++;
 	snprintf(path, sizeof(path), "/tmp/cwd.%d", e->pid);

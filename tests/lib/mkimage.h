@@ -130,6 +130,19 @@ struct mk_spec {
 	bool tcp_listen, tcp6_listen, udp_bound;
 	const struct ckpt_sockopt *tcp6_opts;
 	uint32_t nr_tcp6_opts;
+	/* the root holds an inotify instance (MK_INOTIFY_*) as fd 28, after
+	 * its TCP and UDP sockets' records: the O_PATH FILE records of what
+	 * its watches watch, inotify_dir (a directory; NULL: MK_INOTIFY_DIR)
+	 * then MK_INOTIFY_FILE (a regular file), each a new objref, then its
+	 * INOTIFY record (a new objref, nonblocking, next wd
+	 * MK_INOTIFY_NEXT_WD) and its FD record; its watches, in wd order,
+	 * MK_INOTIFY_DIR_WD on the directory (MK_INOTIFY_DIR_MASK) and
+	 * MK_INOTIFY_FILE_WD on the file (MK_INOTIFY_FILE_MASK). With
+	 * inotify_empty, no watch (nor their FILE records). Damage:
+	 * inotify_file_after, the file's FILE record after the INOTIFY record
+	 * (and its FD record) */
+	bool inotify, inotify_empty, inotify_file_after;
+	const char *inotify_dir;
 	/* FOWN records, each right after its file's record: fown_unix, the
 	 * root's socketpair end 0 (fd 11; needs unix_pair) owned by the
 	 * process (F_SETOWN), signal MK_FOWN_SIG, O_ASYNC with si_fd 11;
@@ -260,6 +273,15 @@ struct mk_spec {
 #define MK_UDP_NR_OPTS		50U
 
 #define MK_EPOLL_DATA		0x2aULL
+
+/* The root's inotify instance (mk_spec.inotify): what it watches, the watches, its next wd */
+#define MK_INOTIFY_DIR		"/var/spool/app"
+#define MK_INOTIFY_FILE		"/etc/app.conf"
+#define MK_INOTIFY_DIR_WD	1
+#define MK_INOTIFY_DIR_MASK	0x380U		/* IN_MOVED_TO IN_CREATE IN_DELETE */
+#define MK_INOTIFY_FILE_WD	3
+#define MK_INOTIFY_FILE_MASK	0x40aU		/* IN_MODIFY IN_CLOSE_WRITE IN_DELETE_SELF */
+#define MK_INOTIFY_NEXT_WD	4
 
 /* The F_SETSIG signal of the root's socketpair end's FOWN record (mk_spec.fown_unix): SIGUSR1 */
 #define MK_FOWN_SIG		10

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 
 static const char *const names[] = {
@@ -36,6 +37,7 @@ static const char *const names[] = {
 	[CKPT_HDR_EPOLL_ITEMS] = "EPOLL_ITEMS", [CKPT_HDR_LOCK] = "LOCK",
 	[CKPT_HDR_UNIX_PAIR] = "UNIX_PAIR", [CKPT_HDR_UNIX_SOCK] = "UNIX_SOCK",
 	[CKPT_HDR_INET_SOCK] = "INET_SOCK", [CKPT_HDR_FOWN] = "FOWN",
+	[CKPT_HDR_INOTIFY] = "INOTIFY",
 };
 
 const char *ci_type_name(uint32_t type)
@@ -115,6 +117,28 @@ const char *ci_unix_opt(unsigned int bit)
 	return NAME_AT(opts, bit);
 }
 
+const char *ci_inotify_event(unsigned int bit)
+{
+	/* what a watch's mask may have, each named: IN_ALL_EVENTS, IN_EXCL_UNLINK, IN_ONESHOT */
+#define IN(m) { m, #m }
+	static const struct {
+		uint32_t mask;
+		const char *name;
+	} events[] = {
+		IN(IN_ACCESS), IN(IN_MODIFY), IN(IN_ATTRIB), IN(IN_CLOSE_WRITE),
+		IN(IN_CLOSE_NOWRITE), IN(IN_OPEN), IN(IN_MOVED_FROM), IN(IN_MOVED_TO),
+		IN(IN_CREATE), IN(IN_DELETE), IN(IN_DELETE_SELF), IN(IN_MOVE_SELF),
+		IN(IN_EXCL_UNLINK), IN(IN_ONESHOT),
+	};
+#undef IN
+	size_t i;
+
+	for (i = 0; bit < 32 && i < sizeof(events) / sizeof(events[0]); i++)
+		if (events[i].mask == 1U << bit)
+			return events[i].name;
+	return NULL;
+}
+
 size_t ci_bit_names(char *buf, size_t size, uint32_t mask,
 		    const char *(*name)(unsigned int bit), const char *sep)
 {
@@ -123,8 +147,8 @@ size_t ci_bit_names(char *buf, size_t size, uint32_t mask,
 
 	if (size)
 		*buf = '\0';
-	for (bit = 0; bit < 32 && name(bit); bit++)
-		if (mask & 1U << bit)
+	for (bit = 0; bit < 32; bit++)
+		if (mask & 1U << bit && name(bit))
 			n += snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0, "%s%s",
 				      n ? sep : "", name(bit));
 	return n;
@@ -550,8 +574,9 @@ int rd_fresh(struct reader *r, uint32_t ref, const char *what)
 
 /*
  * The record's objref is a new one: an owner's (TASK, MM, files table), a
- * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_PAIR, UNIX_SOCK,
- * INET_SOCK), a PIPE's, a SHMEM's, a GHOST's, a SYSVSHM's or a SHM_ATTACH's.
+ * file's (FILE, EVENTFD, SIGNALFD, TIMERFD, EPOLL, INOTIFY, UNIX_PAIR,
+ * UNIX_SOCK, INET_SOCK), a PIPE's, a SHMEM's, a GHOST's, a SYSVSHM's or a
+ * SHM_ATTACH's.
  */
 static int fresh(struct reader *r)
 {
@@ -800,8 +825,8 @@ static int read_after_process(struct reader *r, enum stage *st)
 
 /*
  * A process's FILE, FD, FS, SHMEM, GHOST, SYSVSHM, SHM_ATTACH, PIPE, EVENTFD,
- * SIGNALFD, TIMERFD, EPOLL, EPOLL_ITEMS, LOCK, UNIX_PAIR, UNIX_SOCK, INET_SOCK
- * and FOWN records, each SHMEM, GHOST and SYSVSHM followed by the PAGES
+ * SIGNALFD, TIMERFD, EPOLL, EPOLL_ITEMS, INOTIFY, LOCK, UNIX_PAIR, UNIX_SOCK,
+ * INET_SOCK and FOWN records, each SHMEM, GHOST and SYSVSHM followed by the PAGES
  * records of its pages, up to its MM record; one FS record among them.
  */
 static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
@@ -838,6 +863,8 @@ static int read_files(struct reader *r, struct ci_proc *p, enum stage *st)
 		return fresh(r) || rd_epoll(r) ? -1 : 0;
 	if (t == CKPT_HDR_EPOLL_ITEMS)
 		return rd_epoll_items(r);
+	if (t == CKPT_HDR_INOTIFY)
+		return fresh(r) || rd_inotify(r) ? -1 : 0;
 	if (t == CKPT_HDR_LOCK)
 		return rd_lock(r);
 	if (t == CKPT_HDR_FOWN)
@@ -990,6 +1017,9 @@ static uint64_t max_len(uint32_t type)
 	if (type == CKPT_HDR_UNIX_PAIR)	/* each end: the most messages and bytes */
 		return sizeof(struct ckpt_hdr_unix_pair) +
 		       2 * (4ULL * MAX_UNIX_MSGS + (((uint64_t)INT32_MAX + 7) & ~7ULL));
+	if (type == CKPT_HDR_INOTIFY)	/* the most watches restart takes */
+		return sizeof(struct ckpt_hdr_inotify) +
+		       (uint64_t)CKPT_INOTIFY_MAX_WATCHES * sizeof(struct ckpt_inotify_watch);
 	return MAX_META;
 }
 
@@ -1043,7 +1073,7 @@ int ci_read(FILE *f, struct ci_image *img, bool keep_records)
 			if (h.type >= sizeof(names) / sizeof(names[0]) || !names[h.type])
 				rd_bad(&r, "unknown record type");
 			else
-				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
+				rd_bad(&r, "not expected here (the order: HEADER ARCH TREE, each live process's TASK SIGNAL SIGPENDING CREDS RLIMITS ITIMERS POSIX_TIMERS PROCESS (FILE|FD|FS|PIPE|EVENTFD|SIGNALFD|TIMERFD|EPOLL|EPOLL_ITEMS|INOTIFY|LOCK|UNIX_PAIR|UNIX_SOCK|INET_SOCK|FOWN|SHMEM PAGES*|GHOST PAGES*|SYSVSHM PAGES*|SHM_ATTACH)* MM (VMA PAGES*)* CPU XSTATE (TASK CPU XSTATE)*, TAIL)");
 			goto fail;
 		}
 	}
@@ -1073,6 +1103,7 @@ void ci_free(struct ci_image *img)
 	for (i = 0; i < img->nr_files; i++) {
 		free(img->files[i].path);
 		free(img->files[i].items);
+		free(img->files[i].ino);
 		free(img->files[i].locks);
 		free(img->files[i].sun_path);
 		free(img->files[i].sockopts);

@@ -34,6 +34,7 @@ enum ci_file_kind {
 	CI_FILE_SIGNALFD,	/* a SIGNALFD record: sfd */
 	CI_FILE_TIMERFD,	/* a TIMERFD record: tfd */
 	CI_FILE_EPOLL,		/* an EPOLL record: its EPOLL_ITEMS' items */
+	CI_FILE_INOTIFY,	/* an INOTIFY record: ino, its watches */
 	CI_FILE_UNIX,		/* an end of a UNIX_PAIR record: up, end */
 	CI_FILE_UNIX_SOCK,	/* a UNIX_SOCK record: us, sun_path */
 	CI_FILE_INET,		/* an INET_SOCK record: is, sockopts */
@@ -43,8 +44,8 @@ struct ci_file {
 	uint32_t objref;
 	size_t proc;			/* the process whose records hold it */
 	enum ci_file_kind kind;
-	/* an eventfd's, signalfd's, timerfd's, epoll instance's, socket's:
-	 * its access mode and flags only, path "" */
+	/* an eventfd's, signalfd's, timerfd's, epoll instance's, inotify
+	 * instance's, socket's: its access mode and flags only, path "" */
 	struct ckpt_hdr_file f;
 	char *path;
 	struct ckpt_hdr_eventfd ev;
@@ -53,6 +54,7 @@ struct ci_file {
 	bool epoll_items;		/* an epoll instance's EPOLL_ITEMS seen: */
 	struct ckpt_epoll_item *items;
 	size_t nr_items;
+	struct ckpt_hdr_inotify *ino;	/* an INOTIFY record's, its ino->nr_watches watches */
 	struct ckpt_hdr_lock *locks;	/* its LOCK records */
 	size_t nr_locks;
 	bool has_fown;			/* its FOWN record read: */
@@ -258,9 +260,15 @@ const char *ci_inet_addr(char buf[CI_INET_ADDR_MAX], const struct ckpt_hdr_inet_
 /* CKPT_UNIX_* option bit @bit's socket option, "SO_PASSCRED", or NULL. */
 const char *ci_unix_opt(unsigned int bit);
 /*
- * The names @name gives the bits set in @mask (@name: NULL past the last
- * bit it names), lowest first, @sep between them ("shrink,grow"): in @buf
- * (@size bytes, cut to fit as snprintf() does); their length, 0: none.
+ * IN_* bit @bit's name, "IN_CREATE" (an inotify watch's mask), or NULL: no
+ * bit a watch's mask may have (IN_ALL_EVENTS, IN_EXCL_UNLINK, IN_ONESHOT).
+ */
+const char *ci_inotify_event(unsigned int bit);
+/*
+ * The names @name gives the bits set in @mask (@name: NULL for a bit it
+ * does not name, left out), lowest first, @sep between them
+ * ("shrink,grow"): in @buf (@size bytes, cut to fit as snprintf() does);
+ * their length, 0: none.
  */
 size_t ci_bit_names(char *buf, size_t size, uint32_t mask,
 		    const char *(*name)(unsigned int bit), const char *sep);

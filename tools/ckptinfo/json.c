@@ -515,6 +515,33 @@ static void unix_end(FILE *out, const struct ci_file *f)
 	fputc('}', out);
 }
 
+/*
+ * {"nonblock": .., "next_wd": N, "watches": [{"wd": N, "mask": N, "events":
+ * ["IN_CREATE", ...], "path": "/etc", "file": objref}]}: the inotify
+ * instance @f (an INOTIFY record's), each watch's file named as the fds'
+ * "path" names a file.
+ */
+static void inotify(FILE *out, const struct ci_image *img, const struct ci_file *f)
+{
+	const struct ckpt_hdr_inotify *h = f->ino;
+	char path[CI_NAME_MAX];
+	uint32_t i;
+
+	fprintf(out, "{\"nonblock\": %s, \"next_wd\": %u, \"watches\": [",
+		f->f.f_flags & 04000 /* O_NONBLOCK */ ? "true" : "false", h->next_wd);
+	for (i = 0; i < h->nr_watches; i++) {
+		const struct ckpt_inotify_watch *w = &h->watches[i];
+
+		fprintf(out, "%s{\"wd\": %d, \"mask\": %u, \"events\": ", i ? ", " : "", w->wd,
+			w->mask);
+		names(out, w->mask, ci_inotify_event);
+		fputs(", \"path\": ", out);
+		str(out, ci_file_name(img, ci_file_by_ref(img, w->file_objref), path, sizeof(path)));
+		fprintf(out, ", \"file\": %u}", w->file_objref);
+	}
+	fputs("]}", out);
+}
+
 /* ", "@key": @objref" if @set, else ", "@key": null" */
 static void objref_key(FILE *out, const char *key, bool set, uint32_t objref)
 {
@@ -618,6 +645,11 @@ static void fds(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		} else {
 			fputs("null", out);
 		}
+		fputs(", \"inotify\": ", out);
+		if (f->kind == CI_FILE_INOTIFY)
+			inotify(out, img, f);
+		else
+			fputs("null", out);
 		unix_end(out, f);
 		objref_key(out, "unix_sock", f->kind == CI_FILE_UNIX_SOCK, f->objref);
 		objref_key(out, "inet_sock", f->kind == CI_FILE_INET, f->objref);

@@ -779,6 +779,37 @@ static void inet_name(char *buf, size_t size, const struct ci_file *f)
 		n += snprintf(AT, ROOM, ", nonblocking");
 	snprintf(AT, ROOM, ")");
 }
+
+/*
+ * "inotify, 2 watches: 1 /etc (IN_CREATE|IN_DELETE), 3 /tmp/x.conf
+ * (IN_MODIFY), next wd 4, nonblocking": an inotify instance (@f, an
+ * INOTIFY record's), each watch's descriptor, what it watches (its FILE
+ * record's name, ci_file_name()) and the bits of its mask, where the
+ * search for a new descriptor starts; "..." at the end if cut.
+ */
+static void inotify_name(char *buf, size_t size, const struct ci_image *img,
+			 const struct ci_file *f)
+{
+	const struct ckpt_hdr_inotify *h = f->ino;
+	char path[CI_NAME_MAX], events[256];
+	size_t n;
+	uint32_t i;
+
+	n = snprintf(buf, size, "inotify, %u watch%s", h->nr_watches,
+		     h->nr_watches == 1 ? "" : "es");
+	for (i = 0; i < h->nr_watches; i++) {
+		const struct ckpt_inotify_watch *w = &h->watches[i];
+
+		ci_bit_names(events, sizeof(events), w->mask, ci_inotify_event, "|");
+		n += snprintf(AT, ROOM, "%s%d %s (%s)", i ? ", " : ": ", w->wd,
+			      ci_file_name(img, ci_file_by_ref(img, w->file_objref), path,
+					   sizeof(path)), events);
+	}
+	n += snprintf(AT, ROOM, ", next wd %u%s", h->next_wd,
+		      f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
+	if (n >= size && size >= 4)
+		memcpy(buf + size - 4, "...", 4);
+}
 #undef AT
 #undef ROOM
 
@@ -920,6 +951,9 @@ static void print_files(FILE *out, const struct ci_image *img,
 		case CI_FILE_EPOLL:
 			snprintf(name, sizeof(name), "epoll, %zu items%s", f->nr_items,
 				 f->f.f_flags & 04000 /* O_NONBLOCK */ ? ", nonblocking" : "");
+			break;
+		case CI_FILE_INOTIFY:
+			inotify_name(name, sizeof(name), img, f);
 			break;
 		case CI_FILE_UNIX:
 			unix_name(name, sizeof(name), f);

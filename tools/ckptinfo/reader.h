@@ -139,6 +139,11 @@ int rd_timerfd(struct reader *r);
 int rd_epoll(struct reader *r);
 /* An EPOLL_ITEMS record: the items of an EPOLL record before it, on files before it. */
 int rd_epoll_items(struct reader *r);
+/*
+ * An INOTIFY record: a file of its own, as a FILE record is, its watches
+ * on O_PATH FILE records before it.
+ */
+int rd_inotify(struct reader *r);
 /* A LOCK record: a lock of a FILE record before it. */
 int rd_lock(struct reader *r);
 /*
@@ -147,9 +152,11 @@ int rd_lock(struct reader *r);
  */
 int rd_fown(struct reader *r);
 /*
- * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL, UNIX_SOCK or INET_SOCK record
- * is, or an end of a UNIX_PAIR record (@objref its file's), of @kind: in the image's files,
- * path "", its access mode O_RDWR and @f_flags; NULL (error set) if none.
+ * A file an EVENTFD, SIGNALFD, TIMERFD, EPOLL, INOTIFY, UNIX_SOCK or
+ * INET_SOCK record is, or an end of a UNIX_PAIR record (@objref its
+ * file's), of @kind: in the image's files, path "", its access mode
+ * O_RDWR (an inotify instance's O_RDONLY, as inotify_init1() opens it)
+ * and @f_flags; NULL (error set) if none.
  */
 struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags,
 			     enum ci_file_kind kind);

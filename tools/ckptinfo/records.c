@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A process's records (TASK SIGNAL SIGPENDING CREDS RLIMITS PROCESS FILE FD FS
- * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS LOCK FOWN SHMEM GHOST SYSVSHM
- * SHM_ATTACH MM VMA PAGES XSTATE), each checked as restart checks it. Their
+ * PIPE EVENTFD SIGNALFD TIMERFD EPOLL EPOLL_ITEMS INOTIFY LOCK FOWN SHMEM GHOST
+ * SYSVSHM SHM_ATTACH MM VMA PAGES XSTATE), each checked as restart checks it. Their
  * order and objrefs are image.c's; the unix sockets' records unix.c's.
  */
 #include "reader.h"
@@ -11,6 +11,7 @@
 #include <linux/personality.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 
 #define USER_TOP	(1ULL << 56)	/* above any x86_64 user address */
@@ -550,7 +551,8 @@ struct ci_file *rd_anon_file(struct reader *r, uint32_t objref, uint32_t f_flags
 	img->files = cf;
 	cf = &img->files[img->nr_files - 1];
 	*cf = (struct ci_file){ .objref = objref, .proc = img->nr_procs - 1, .kind = kind,
-				.path = empty, .f = { .f_flags = 02 | f_flags, .path_len = 1 } };
+				.path = empty, .f = { .f_flags = (kind == CI_FILE_INOTIFY ? 0 : 02) |
+							       f_flags, .path_len = 1 } };
 	img->procs[img->nr_procs - 1].nr_files++;
 	return cf;
 }
@@ -653,6 +655,88 @@ int rd_epoll_items(struct reader *r)
 	ep->items = items;
 	ep->nr_items = n;
 	return 0;
+}
+
+/* What a watch's mask may have: its events, the flags inotify_mark_user_mask() keeps */
+#define WATCH_BITS	(IN_ALL_EVENTS | IN_EXCL_UNLINK | IN_ONESHOT)
+
+/*
+ * Watch @i of the INOTIFY record @h, as restart adds it again: its
+ * descriptor above the one before (the first's 1 or more), its reserved
+ * field 0, its file an O_PATH FILE record before it (of any file type),
+ * its mask no bit beyond WATCH_BITS (0: a watch of no event, as one added
+ * with flag bits only is saved).
+ */
+static int inotify_watch(struct reader *r, const struct ckpt_hdr_inotify *h, uint32_t i)
+{
+	const struct ckpt_inotify_watch *w = &h->watches[i];
+	const struct ci_file *f = ci_file_by_ref(r->img, w->file_objref);
+	int32_t prev = i ? h->watches[i - 1].wd : 0;
+
+	if (w->wd <= prev)
+		return rd_bad(r, "watch %u: wd %d, not above the one before (%d; the first 1 or more)",
+			      i, w->wd, prev);
+	if (w->__reserved)
+		return rd_bad(r, "wd %d: reserved field %#x, not 0", w->wd, w->__reserved);
+	if (!f)
+		return rd_bad(r, "wd %d: file objref %u has no FILE record before it", w->wd,
+			      w->file_objref);
+	if (!(f->f.f_flags & O_PATH_FLAG))
+		return rd_bad(r, "wd %d: file objref %u not opened O_PATH (flags %#o): a watch names the O_PATH FILE record of what it watches",
+			      w->wd, w->file_objref, f->f.f_flags);
+	if (w->mask & ~WATCH_BITS)
+		return rd_bad(r, "wd %d: mask %#x: bits beyond IN_ALL_EVENTS|IN_EXCL_UNLINK|IN_ONESHOT (%#x)",
+			      w->wd, w->mask, w->mask & ~WATCH_BITS);
+	return 0;
+}
+
+/*
+ * An INOTIFY record: the image's, an inotify instance in place of a FILE
+ * record (FD records name it), as restart takes it: 16 bytes then 16 a
+ * watch, up to CKPT_INOTIFY_MAX_WATCHES (max_len()), exactly nr_watches;
+ * f_flags what fcntl(F_SETFL) sets (an EVENTFD's), next_wd any, the
+ * reserved field 0; each watch as inotify_watch() says, in ascending wd
+ * order.
+ */
+int rd_inotify(struct reader *r)
+{
+	struct ckpt_hdr_inotify *h;
+	struct ci_file *cf;
+	uint32_t i;
+
+	static_assert(sizeof(*h) == 16 && sizeof(h->watches[0]) == 16,
+		      "f_flags, nr_watches, next_wd, reserved; wd, mask, file_objref, reserved");
+	if (r->rec.len < sizeof(*h))
+		return rd_bad(r, "length %llu, shorter than an INOTIFY record (16 bytes)",
+			      (unsigned long long)r->rec.len);
+	h = rd_payload_alloc(r);
+	if (!h)
+		return -1;
+	if (r->rec.len != sizeof(*h) + (uint64_t)h->nr_watches * sizeof(h->watches[0])) {
+		rd_bad(r, "nr_watches %u, but length %llu (16 bytes, then 16 a watch)",
+		       h->nr_watches, (unsigned long long)r->rec.len);
+		goto bad;
+	}
+	if (h->f_flags & ~SETFL_FLAGS) {
+		rd_bad(r, "f_flags %#o: more than fcntl(F_SETFL) sets (%#o)", h->f_flags,
+		       h->f_flags & ~SETFL_FLAGS);
+		goto bad;
+	}
+	if (h->__reserved) {
+		rd_bad(r, "reserved field %#x, not 0", h->__reserved);
+		goto bad;
+	}
+	for (i = 0; i < h->nr_watches; i++)
+		if (inotify_watch(r, h, i))
+			goto bad;
+	cf = rd_anon_file(r, r->rec.objref, h->f_flags, CI_FILE_INOTIFY);
+	if (!cf)
+		goto bad;
+	cf->ino = h;
+	return 0;
+bad:
+	free(h);
+	return -1;
 }
 
 int rd_lock(struct reader *r)
