@@ -7,10 +7,14 @@
  *     its files and mappings still one object (see the helper);
  *   - ckptinfo validates that image, and the image does not hold the
  *     helper's 1 GiB hole;
+ *   - a process whose executable was deleted (the helper run from a copy
+ *     it deletes): restarted, its checks hold, the executable running
+ *     still deleted, with its mode, size and bytes;
  *   - refusals at checkpoint, each refused child carrying on: a deleted
  *     file the test has another file of (EBUSY, naming the test), one
  *     still linked under another name, one whose directory was removed
- *     too, one locked (flock()), a deleted executable (EOPNOTSUPP);
+ *     too, one locked (flock()) (EOPNOTSUPP), a deleted executable
+ *     another process runs too (EBUSY, naming it);
  *     a deleted file with an extended attribute (EOPNOTSUPP; tmpfs has
  *     them in the distro variant only, CONFIG_TMPFS_XATTR);
  *   - a restart refused: the directory a file was deleted from is gone
@@ -137,14 +141,29 @@ static void refuse_locked(void)
 		      "a deleted file locked with flock()");
 }
 
-/* A process whose executable was deleted since: EOPNOTSUPP. */
-static void refuse_exe(void)
+/*
+ * A process whose executable was deleted since (the helper run from a
+ * copy it deletes): restarted, running the executable made again.
+ */
+static void restart_exe(void)
 {
-	pid_t pid;
+	char *argv[] = { EXE, READY, GO, OUT, "exe", NULL };
+	int st;
 
-	if (system("cp /bin/busybox " EXE))
-		tap_bail("setup: cp /bin/busybox " EXE);
-	pid = fork();
+	if (system("cp " HELPER("ghosts") " " EXE))
+		tap_bail("setup: cp " HELPER("ghosts") " " EXE);
+	st = run_checked(argv, READY, GO, IMG, true);
+	if (!tap_ok(st == 0, "a process whose executable was deleted: restarted, running it still (deleted, its mode, size and bytes; status %#x)",
+		    st))
+		diag_file(OUT);
+	unlink(EXE);
+}
+
+/* busybox sleep 2, run from EXE, once it runs. */
+static pid_t run_exe(void)
+{
+	pid_t pid = fork();
+
 	if (pid < 0)
 		tap_bail("setup: fork: %m");
 	if (!pid) {
@@ -153,10 +172,31 @@ static void refuse_exe(void)
 		execl(EXE, "sleep", "2", (char *)NULL);
 		_exit(127);
 	}
-	if (!wait_comm(pid, "ghost.exe", 10) || unlink(EXE) || !stop_task(pid))
+	if (!wait_comm(pid, "ghost.exe", 10))
 		tap_bail("setup: " EXE " did not run");
-	check_refused(pid, IMG, EOPNOTSUPP, "its executable was deleted",
-		      "a process whose executable was deleted");
+	return pid;
+}
+
+/*
+ * A deleted executable another process outside the tree runs too: EBUSY
+ * (restart makes it again for the tree alone).
+ */
+static void refuse_exe_shared(void)
+{
+	pid_t pid, other;
+	int st;
+
+	if (system("cp /bin/busybox " EXE))
+		tap_bail("setup: cp /bin/busybox " EXE);
+	pid = run_exe();
+	other = run_exe();
+	if (unlink(EXE) || !stop_task(pid))
+		tap_bail("setup: " EXE ": %m");
+	check_refused(pid, IMG, EBUSY, "also mapped by task",
+		      "a deleted executable another process runs too");
+	st = wait_exit(other, 60);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		tap_bail("setup: the other process of " EXE " exited with %#x", st);
 }
 
 /* A deleted file with a user extended attribute: EOPNOTSUPP. */
@@ -283,7 +323,7 @@ int main(void)
 {
 	long long size;
 
-	tap_plan(18);
+	tap_plan(19);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/ghosts.info") == 0,
@@ -297,7 +337,8 @@ int main(void)
 	refuse_linked();
 	refuse_dir();
 	refuse_locked();
-	refuse_exe();
+	restart_exe();
+	refuse_exe_shared();
 	refuse_xattr();
 	refuse_restart();
 	acl_not_inherited();

@@ -20,6 +20,10 @@
  *   - F: made with O_TMPFILE (never named), linkable: linkat() still
  *     links it, once the checks are done;
  *   - G: owned by 65534:65534, mode 04755 (set-user-ID): kept.
+ * ghosts READY GO OUT exe: the same, run from a copy of itself that it
+ * deletes before READY (as an upgrade replaces a daemon's executable):
+ * after GO, /proc/self/exe still opens it, deleted, in the same
+ * directory, with its mode, size and bytes.
  */
 #include "helper.h"
 
@@ -43,6 +47,65 @@
 #define C_TEXT	"mapped only"
 
 static char dir[256];
+
+/* The running executable, as /proc/self/exe reads it. */
+struct exe {
+	char path[512];
+	struct stat st;
+	unsigned long sum;
+};
+
+/* @e of /proc/self/exe now; false if it cannot be read. */
+static bool exe_read(struct exe *e)
+{
+	unsigned char buf[4096];
+	ssize_t n, i;
+	ssize_t len = readlink("/proc/self/exe", e->path, sizeof(e->path) - 1);
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	e->sum = 0;
+	if (len <= 0 || fd < 0 || fstat(fd, &e->st)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	e->path[len] = '\0';
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < n; i++)
+			e->sum = e->sum * 31 + buf[i];
+	close(fd);
+	return n == 0;
+}
+
+/*
+ * After restart: the executable @before (read before it was deleted)
+ * runs still: deleted, in the same directory (made again there, it is
+ * named "#INODE"), its mode, size and bytes kept.
+ */
+static void check_exe(const struct exe *before)
+{
+	const char *slash = strrchr(before->path, '/');
+	size_t dirlen = slash ? (size_t)(slash - before->path) + 1 : 0;
+	const char *tail = " (deleted)";
+	struct exe now;
+	size_t len;
+
+	if (!exe_read(&now)) {
+		check_fail("exe: /proc/self/exe cannot be read (%m)");
+		return;
+	}
+	len = strlen(now.path);
+	if (len < strlen(tail) || strcmp(now.path + len - strlen(tail), tail) ||
+	    strncmp(now.path, before->path, dirlen))
+		check_fail("exe: /proc/self/exe names \"%s\", not a deleted file of %.*s",
+			   now.path, (int)dirlen, before->path);
+	if (now.st.st_nlink || now.st.st_mode != before->st.st_mode ||
+	    now.st.st_size != before->st.st_size || now.sum != before->sum)
+		check_fail("exe: links %ld mode %#o size %lld sum %#lx, want 0, %#o, %lld, %#lx",
+			   (long)now.st.st_nlink, now.st.st_mode, (long long)now.st.st_size,
+			   now.sum, before->st.st_mode, (long long)before->st.st_size,
+			   before->sum);
+}
 
 /* Whether @fd's bytes [@from, @to) are zeroes. */
 static bool is_zero(int fd, long from, long to)
@@ -138,10 +201,12 @@ int main(int argc, char **argv)
 {
 	static char buf[A_SIZE];
 	char *shared, *priv, *cmap, link[512], path[512];
+	bool exe = argc == 5 && !strcmp(argv[4], "exe");
 	int a, ar, b, c, d, e, f, g;
+	struct exe before;
 	long i;
 
-	if (argc != 4)
+	if (argc != 4 && !exe)
 		return 9;
 	checks_open(argv[3]);
 	snprintf(dir, sizeof(dir), "%s.d", argv[3]);
@@ -187,6 +252,8 @@ int main(int argc, char **argv)
 		return 9;
 	if (!delete("A") || !delete("B") || !delete("C") || !delete("D") || !delete("E") ||
 	    !delete("G"))
+		return 9;
+	if (exe && (!exe_read(&before) || unlink(before.path)))
 		return 9;
 
 	helper_touch(argv[1], "");
@@ -248,6 +315,8 @@ int main(int argc, char **argv)
 		check_fail("F: an O_TMPFILE file not linkable any more (%m)");
 	else if (pread(f, buf, 3, 0) != 3 || memcmp(buf, "tmp", 3) || !delete("F"))
 		check_fail("F: linked, but not its bytes, or not removable");
+	if (exe)
+		check_exe(&before);
 	rmdir(dir);
 	return checks_status();
 }

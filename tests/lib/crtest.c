@@ -393,7 +393,7 @@ pid_t pid_in(const char *path)
 	return pid;
 }
 
-static void diag_file(const char *path)
+void diag_file(const char *path)
 {
 	char line[256];
 	FILE *f = fopen(path, "r");

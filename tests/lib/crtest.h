@@ -117,6 +117,8 @@ pid_t pid_in(const char *path);
  * (2 results), @out's lines as diagnostics for a failed one.
  */
 void check_both(int (*run)(bool ckpt), const char *out);
+/* @path's lines (a helper's OUT) as TAP diagnostics. */
+void diag_file(const char *path);
 /*
  * For check_both()'s @run: start the helper @argv, which creates @ready
  * once set up and checks itself once @go exists; across a checkpoint into

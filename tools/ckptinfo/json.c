@@ -407,10 +407,15 @@ static void mm(FILE *out, const struct ci_image *img, const struct ci_proc *p)
 		m->flags & CKPT_MM_MDWE_NO_INHERIT ? "true" : "false",
 		m->flags & CKPT_MM_MERGE_ANY ? "true" : "false");
 	fputs(", \"exe\": ", out);
-	if (m->exe_objref)
-		str(out, ci_file_by_ref(img, m->exe_objref)->path);
-	else
+	if (m->exe_objref) {
+		/* a deleted one's: "/usr/sbin/app (deleted)" */
+		char exe[CI_NAME_MAX];
+
+		ci_file_name(img, ci_file_by_ref(img, m->exe_objref), exe, sizeof(exe));
+		str(out, exe);
+	} else {
 		fputs("null", out);
+	}
 	fputs(", \"vmas\": [", out);
 	for (i = 0; i < p->nr_vmas; i++) {
 		const struct ckpt_hdr_vma *v = &p->vmas[i].v;

@@ -407,8 +407,13 @@ static void print_memory(FILE *out, const struct ci_image *img,
 		p->nr_vmas, p->pages, (uint64_t)m->start_code,
 		(uint64_t)m->end_code, (uint64_t)m->start_brk, (uint64_t)m->brk,
 		(uint64_t)m->start_stack);
-	if (m->exe_objref)
-		fprintf(out, "  executable %s\n", ci_file_by_ref(img, m->exe_objref)->path);
+	if (m->exe_objref) {
+		/* a deleted one's: "/usr/sbin/app (deleted)" */
+		char exe[CI_NAME_MAX];
+
+		ci_file_name(img, ci_file_by_ref(img, m->exe_objref), exe, sizeof(exe));
+		fprintf(out, "  executable %s\n", exe);
+	}
 	fprintf(out, "  coredump_filter %#x%s%s%s%s%s\n", m->coredump_filter,
 		m->flags & CKPT_MM_THP_DISABLE ? ", THP disabled" : "",
 		m->flags & CKPT_MM_MDWE ? ", memory-deny-write-execute" : "",

@@ -1155,7 +1155,6 @@ int rd_fd(struct reader *r, struct ci_proc *p)
 int rd_mm(struct reader *r, struct ci_proc *p)
 {
 	struct ckpt_hdr_mm *m = &p->mm;
-	const struct ci_ghost *gh;
 
 	if (rd_payload(r, m, sizeof(*m)))
 		return -1;
@@ -1164,11 +1163,6 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 	if (ci_file_memfd(r->img, ci_file_by_ref(r->img, m->exe_objref)))
 		return rd_bad(r, "executable objref %u is a memfd's file (fexecve() of a memfd: checkpoint refuses it)",
 			      m->exe_objref);
-	/* restart execs the executable by its path: a deleted one is none */
-	gh = ci_file_ghost(r->img, ci_file_by_ref(r->img, m->exe_objref));
-	if (gh)
-		return rd_bad(r, "executable objref %u is a file of %s (deleted): restart execs its executable by path (checkpoint refuses it)",
-			      m->exe_objref, gh->path);
 	if (m->nr_vmas > MAX_VMAS)
 		return rd_bad(r, "%u VMAs", m->nr_vmas);
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
