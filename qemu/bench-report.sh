@@ -264,7 +264,7 @@ where="QEMU TCG guest (no KVM):$(sed -n 's/^cpu: *//p' "$in/guest.txt" | sed 's/
 		echo "| $s MiB | $t | $i | $((i - t)) bytes | $pw | $md | $((t + t / 100 + 65536)) |"
 	done
 	echo
-	echo "## Targets (issues 10, 15, 19), from the medians above: judged on the command lines, the kernel-side ratio beside"
+	echo "## Targets (issues 10, 15, 17, 19), from the medians above: judged on the command lines, the kernel-side ratio beside"
 	echo
 	echo "$where"
 	echo
@@ -284,6 +284,12 @@ where="QEMU TCG guest (no KVM):$(sed -n 's/^cpu: *//p' "$in/guest.txt" | sed 's/
 	target "100 processes checkpoint per process / lone 1 MiB (issue 15)" "$(ratio "$(awk -v a="$(get engine-tree 1 100 4)" 'BEGIN { if (a != "") printf "%.3f", a / 100 }')" "$(get engine 1 0 4)")" 1.3
 	target "100 processes restart per process / lone 1 MiB (issue 15)" "$(ratio "$(awk -v a="$(get engine-tree 1 100 7)" 'BEGIN { if (a != "") printf "%.3f", a / 100 }')" "$(get engine 1 0 7)")" 1.3
 	target "sparse 64 GiB / dense 1 MiB restart" "$(ratio "$(get engine 1 64 7)" "$(get engine 1 0 7)")" 2
+	for o in vmas files; do
+		target "10000 $o checkpoint / CRIU dump (issue 17)" "$(ratio "$(get engine-$o 1 10000 4)" "$(get criu-$o 1 10000 4)")" 0.2
+		target "10000 $o restart / CRIU restore (issue 17)" "$(ratio "$(get engine-$o 1 10000 7)" "$(get criu-$o 1 10000 7)")" 0.2
+		target "10000 / 1000 $o checkpoint time (issue 17: 10x the objects)" "$(ratio "$(get engine-$o 1 10000 4)" "$(get engine-$o 1 1000 4)")" 12
+		target "10000 / 1000 $o restart time (issue 17: 10x the objects)" "$(ratio "$(get engine-$o 1 10000 7)" "$(get engine-$o 1 1000 7)")" 12
+	done
 	for s in $sizes; do
 		i=$(get engine $s 0 10) t=$((s * 1048576))
 		target "$s MiB image / (touched + 1% + 64 KiB)" "$(ratio "$i" "$((t + t / 100 + 65536))")" 1
