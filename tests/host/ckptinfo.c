@@ -322,6 +322,50 @@ static void refused(const char *what, const struct mk_spec *s, const char *want)
 	ci_free(&ci);
 }
 
+/*
+ * PAGES records without padding (the kernel's for fewer than
+ * CKPT_PAGES_PAD_MIN pages): an image of shared memory and a deleted file
+ * valid, the same pages as padded, each record 24 + 4096 bytes; a data
+ * offset neither right after the addresses nor at a page boundary
+ * refused (3 results).
+ */
+static void unpadded_tests(void)
+{
+	struct mk_spec s = { .tree = good, .nr_tree = NR_GOOD, .shmem_maps = 2,
+			     .ghost = true, .ghost_private = true };
+	struct ci_image padded, ci;
+	uint64_t off = 32;	/* 8 bytes past the address: off any page boundary */
+	size_t len, plen, i, n = 0, pos = 0;
+	unsigned char *buf = mk_image(&s, &plen);
+	int ret;
+
+	if (read_buf(buf, plen, &padded))
+		tap_bail("the padded image is invalid: %s", padded.error);
+	free(buf);
+	s.pages_unpadded = true;
+	buf = mk_image(&s, &len);
+	ret = read_buf(buf, len, &ci);
+	for (i = 0; !ret && i < ci.nr_records; i++) {
+		if (ci.records[i].type != CKPT_HDR_PAGES)
+			continue;
+		n++;
+		if (ci.records[i].len != 24 + 4096)
+			n = 0, i = ci.nr_records;
+		else if (!pos)
+			pos = ci.records[i].pos;
+	}
+	tap_ok(!ret && n && ci.pages == padded.pages && len < plen,
+	       "PAGES records without padding: valid, %zu records of 24 + 4096 bytes, %llu pages as padded%s%s",
+	       n, (unsigned long long)ci.pages, ret ? ": " : "", ret ? ci.error : "");
+	tap_ok(!ret && pos, "the unpadded image has a PAGES record to damage");
+	broken_in(buf, len, "PAGES data 8 bytes past its addresses, off a page boundary", len,
+		  pos + 16 + offsetof(struct ckpt_hdr_pages, data_offset), &off, sizeof(off),
+		  "data offset 32 or length inconsistent with 1 pages");
+	ci_free(&ci);
+	ci_free(&padded);
+	free(buf);
+}
+
 /* The good tree, read back in full (1 result). */
 static void tree_valid(void)
 {
@@ -4514,7 +4558,7 @@ int main(void)
 		fixtures = dir;
 	tap_plan(TREE_RESULTS + SHMEM_RESULTS + SHARE_RESULTS + JSON_RESULTS + FS_RESULTS +
 		 SIGPENDING_RESULTS + PIPE_RESULTS + FIFO_RESULTS + EVENTFD_RESULTS + SIGNALFD_RESULTS + TIMERFD_RESULTS + EPOLL_RESULTS + LOCK_RESULTS + UNIX_RESULTS + USOCK_RESULTS + INET_RESULTS + MEMFD_RESULTS + MEMFD_PRIVATE_RESULTS + GHOST_RESULTS + FOWN_RESULTS + SYSVSHM_RESULTS + INOTIFY_RESULTS + 4 +
-		 COUNTER_RESULTS + 5 + 1 + 3);
+		 3 + COUNTER_RESULTS + 5 + 1 + 3);
 	tree_tests();
 	shmem_tests();
 	share_tests();
@@ -4534,6 +4578,7 @@ int main(void)
 	fown_tests();
 	sysvshm_tests();
 	inotify_tests();
+	unpadded_tests();
 	json_tests();
 	fs_tests();
 	sigpending_tests();

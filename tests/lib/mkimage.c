@@ -22,6 +22,7 @@ struct out {
 	size_t len, cap;
 	uint64_t nr_records;
 	uint32_t next_ref;
+	bool unpadded;		/* mk_spec.pages_unpadded */
 };
 
 static void put(struct out *o, const void *p, size_t n)
@@ -52,12 +53,13 @@ static void record(struct out *o, uint32_t type, uint32_t objref,
 
 /*
  * One page at @addr (a VMA's address, or an offset in a SHMEM) filled
- * with @fill, its data at a 4096-byte stream offset.
+ * with @fill, its data at a 4096-byte stream offset (or, o->unpadded,
+ * right after its address).
  */
 static void pages(struct out *o, uint32_t ref, uint64_t addr, int fill)
 {
 	uint64_t meta = sizeof(struct ckpt_hdr_pages) + 8, start = o->len + 16;
-	uint64_t pad = (4096 - (start + meta) % 4096) % 4096;
+	uint64_t pad = o->unpadded ? 0 : (4096 - (start + meta) % 4096) % 4096;
 	struct ckpt_hdr_pages hp = { .nr_pages = 1, .data_offset = meta + pad };
 	unsigned char *payload = calloc(1, meta + pad + 4096);
 
@@ -950,7 +952,7 @@ unsigned char *mk_image(const struct mk_spec *s, size_t *len)
 	struct ckpt_hdr_arch arch = { .xfeatures = 0x3, .xstate_size = XSTATE_SIZE };
 	struct ckpt_hdr_tail tail = { .magic = CKPT_TAIL_MAGIC };
 	struct ckpt_hdr_tree tree = { .nr_tasks = s->nr_tasks, .nr_procs = s->nr_procs };
-	struct out o = { .next_ref = 1 };
+	struct out o = { .next_ref = 1, .unpadded = s->pages_unpadded };
 	struct shared sh = { .shmem_maps = s->shmem_maps, .sysvshm_maps = s->sysvshm_maps };
 	unsigned char *payload;
 	bool live = false;

@@ -197,6 +197,12 @@ struct mk_spec {
 	 * SYSVSHM record */
 	size_t sysvshm_maps;
 	bool sysvshm_reattach, sysvshm_removed, sysvshm_attach_first;
+	/*
+	 * PAGES records without padding (their pages right after their
+	 * addresses), as the kernel writes a record of fewer than
+	 * CKPT_PAGES_PAD_MIN pages; else padded to a page boundary
+	 */
+	bool pages_unpadded;
 };
 
 /* The root's memfd (mk_spec.memfd): its name, size, seals, mapping. */

@@ -1342,8 +1342,10 @@ static int read_pages(struct reader *r, const char *what, const char *unit,
 		return rd_bad(r, "%llu pages in one record (1 to 512)",
 			      (unsigned long long)hp.nr_pages);
 	meta = sizeof(hp) + hp.nr_pages * 8;
-	if (hp.data_offset < meta || (start + hp.data_offset) % PAGE_SIZE ||
-	    hp.data_offset - meta >= PAGE_SIZE ||
+	/* the pages right after the addresses, or padded to a page boundary */
+	if (hp.data_offset < meta ||
+	    (hp.data_offset != meta &&
+	     ((start + hp.data_offset) % PAGE_SIZE || hp.data_offset - meta >= PAGE_SIZE)) ||
 	    r->rec.len != hp.data_offset + hp.nr_pages * PAGE_SIZE)
 		return rd_bad(r, "data offset %llu or length inconsistent with %llu pages",
 			      (unsigned long long)hp.data_offset,
