@@ -13,7 +13,9 @@
  *     whose mode was changed (EOPNOTSUPP); a SysV attachment shared with the
  *     test: saved;
  *   - a memfd shared with a child that changed its uid since is saved:
- *     the memfd is judged once, by the process saved first.
+ *     the memfd is judged once, by the process saved first;
+ *   - a process run from a memfd (fexecve()) saved and restarted, running
+ *     the memfd made again.
  */
 #include "crtest.h"
 #include "tap.h"
@@ -30,6 +32,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#ifndef MFD_EXEC
+#define MFD_EXEC	0x0010U	/* linux/memfd.h, 6.3 */
+#endif
 
 #define READY	"/tmp/memfds.ready"
 #define GO	"/tmp/memfds.go"
@@ -224,9 +230,73 @@ static void shared_sysv(void)
 	shmctl(id, IPC_RMID, NULL);
 }
 
+/* /proc/@pid/exe's target, in @buf; "" if it cannot be read. */
+static const char *exe_of(pid_t pid, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+	n = readlink(link, buf, size - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/*
+ * A process run from a memfd (busybox sleep 5, copied into an executable
+ * memfd and run by fexecve() of a read-only reopen of it, its writer
+ * closed, as a runtime runs a copy of itself): saved, restarted running
+ * the memfd made again, its sleep ending with status 0.
+ */
+static void restart_fexecve(void)
+{
+	char exe[256] = "", again[256] = "";
+	pid_t pid = fork(), rpid = -1;
+	long crid = -1;
+	int i, st = -1;
+
+	if (pid < 0)
+		tap_bail("setup: fork: %m");
+	if (!pid) {
+		char *argv[] = { "sleep", "5", NULL }, link[64];
+		int fd = memfd_create("exe", MFD_CLOEXEC | MFD_EXEC), in, ro;
+		static char buf[1 << 16];
+		ssize_t n;
+
+		in = open("/bin/busybox", O_RDONLY);
+		if (fd < 0 || in < 0 || !null_stdio())
+			_exit(126);
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(fd, buf, n) != n)
+				_exit(126);
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ro = open(link, O_RDONLY | O_CLOEXEC);
+		if (n || ro < 0 || close(fd) || close(in))
+			_exit(126);
+		fexecve(ro, argv, environ);
+		_exit(127);
+	}
+	for (i = 0; i < 1000 && strncmp(exe_of(pid, exe, sizeof(exe)), "/memfd:exe", 10); i++)
+		usleep(10000);
+	if (strncmp(exe, "/memfd:exe", 10) || !stop_task(pid))
+		tap_bail("setup: the memfd did not run (exe \"%s\")", exe);
+	crid = checkpoint_to(pid, IMG);
+	kill_wait(pid);
+	if (crid > 0)
+		rpid = rstr_cli(NULL, IMG, NULL);
+	if (rpid > 0) {
+		exe_of(rpid, again, sizeof(again));
+		st = wait_exit(rpid, 60);
+	}
+	tap_ok(crid > 0 && !strncmp(again, "/memfd:exe", 10) && WIFEXITED(st) &&
+	       !WEXITSTATUS(st),
+	       "a process run from a memfd (fexecve()): saved (%ld, \"%s\"), restarted running \"%s\", exits 0 (status %#x)",
+	       crid, crid > 0 ? "" : engine_stat("checkpoint.refused"), again, st);
+}
+
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(15);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/memfds.info") == 0,
@@ -237,5 +307,6 @@ int main(void)
 	refuse_mode();
 	shared_sysv();
 	setuid_child();
+	restart_fexecve();
 	return tap_done();
 }

@@ -907,6 +907,37 @@ static bool shown_and_json(const unsigned char *buf, size_t len, const char *con
 	return shown && !ret && strstr(out, ok);
 }
 
+/*
+ * The executable of the image @buf (@len bytes, its MM record at @mm)
+ * made the file of objref @ref (@what: a deleted file's, a memfd's,
+ * which restart runs made again): valid, shown as @name in the summary
+ * ("executable NAME") and --json ("exe").
+ */
+static void exe_named(const unsigned char *buf, size_t len, size_t mm, uint32_t ref,
+		      const char *name, const char *what)
+{
+	static char out[1 << 16];
+	char line[256], script[512];
+	const char *lines[] = { line };
+	unsigned char *copy = malloc(len);
+	bool ok;
+
+	if (!copy)
+		tap_bail("malloc: %m");
+	memcpy(copy, buf, len);
+	memcpy(copy + mm + 16 + offsetof(struct ckpt_hdr_mm, exe_objref), &ref, sizeof(ref));
+	snprintf(line, sizeof(line), "  executable %s\n", name);
+	snprintf(script, sizeof(script),
+		 "import json, sys\n"
+		 "d = json.load(sys.stdin)\n"
+		 "ok = all(p['mm']['exe'] == '%s' for p in (d, d['processes'][0]))\n"
+		 "print('exe ok' if ok else 'exe wrong: %%r' %% d['mm']['exe'])\n", name);
+	ok = shown_and_json(copy, len, lines, 1, script, "exe ok", out, sizeof(out));
+	tap_ok(ok, "the executable %s: valid, shown as %s in the summary and --json (\"%.200s\")",
+	       what, name, out);
+	free(copy);
+}
+
 /* json_buf() on the image of @s, no option before its path. */
 static int json_spec(const struct mk_spec *s, const char *script, char *out, size_t size)
 {
@@ -3202,8 +3233,6 @@ static const struct patch_case memfd_cases[] = {
 	  FI(f_flags), 020000002, 4,
 	  "/tmp/shared.dat: flags 020000002: open() flags restart does not give back (020000000)" },
 	{ "a VMA of an unknown kind (8)", M_VMA_SHARED, VMA(kind), 8, 4, "unknown VMA kind 8" },
-	{ "the executable a memfd's file", M_MM, MMH(exe_objref), 7, 4,
-	  "executable objref 7 is a memfd's file" },
 	{ "the executable a regular file", M_MM, MMH(exe_objref), 9, 4, NULL },
 	{ "mlockall(MCL_FUTURE) (def_flags VM_LOCKED)", M_MM, MMH(def_flags), 0x2000, 8, NULL },
 	{ "def_flags VM_LOCKONFAULT alone", M_MM, MMH(def_flags), 0x80000, 8,
@@ -3215,7 +3244,7 @@ static const struct patch_case memfd_cases[] = {
 };
 
 #define NR_MEMFD_CASES (sizeof(memfd_cases) / sizeof(memfd_cases[0]))
-#define MEMFD_RESULTS (1 + 2 + 2 + 1 + 1 + 1 + (int)NR_MEMFD_CASES)
+#define MEMFD_RESULTS (1 + 2 + 2 + 1 + 1 + 1 + 1 + (int)NR_MEMFD_CASES)
 
 /* The memfd image, read back (1 result). */
 static void memfd_valid(const unsigned char *buf, size_t len)
@@ -3305,6 +3334,7 @@ static void memfd_tests(void)
 
 	memfd_valid(buf, len);
 	memfd_cli(&s);
+	exe_named(buf, len, pos[M_MM], 7, "memfd:buf", "a memfd's file (fexecve())");
 	patch_cases(buf, len, pos, memfd_cases, NR_MEMFD_CASES);
 
 	/* a read-only shared mapping of a file opened read-only: no VM_SHARED */
@@ -3581,36 +3611,6 @@ static const char ghost_json_check[] =
 	"print('ghost ok' if ok else 'ghost differs: %r %r' % (d['ghosts'], d['fds'][-1]))\n";
 
 /* ckptinfo shows the deleted file, its file and the VMAs mapping it (5 results). */
-static const char ghost_exe_json_check[] =
-	"import json, sys\n"
-	"d = json.load(sys.stdin)\n"
-	"ok = all(p['mm']['exe'] == '/var/log/app.log (deleted)' for p in (d, d['processes'][0]))\n"
-	"print('exe ok' if ok else 'exe wrong: %r' % d['mm']['exe'])\n";
-
-/*
- * The executable a deleted file's file (an upgrade replaced it; restart
- * execs the file it makes again): valid, shown as "PATH (deleted)" in the
- * summary and --json.
- */
-static void ghost_exe(const unsigned char *buf, size_t len, size_t mm)
-{
-	static const char *const lines[] = { "  executable /var/log/app.log (deleted)\n" };
-	static char out[1 << 16];
-	unsigned char *copy = malloc(len);
-	uint32_t ref = 7;
-	bool ok;
-
-	if (!copy)
-		tap_bail("malloc: %m");
-	memcpy(copy, buf, len);
-	memcpy(copy + mm + MMH(exe_objref), &ref, sizeof(ref));
-	ok = shown_and_json(copy, len, lines, 1, ghost_exe_json_check, "exe ok", out,
-			    sizeof(out));
-	tap_ok(ok, "the executable a deleted file's file: valid, shown as PATH (deleted) in the summary and --json (\"%.200s\")",
-	       out);
-	free(copy);
-}
-
 static void ghost_cli(const struct mk_spec *s, const unsigned char *buf, size_t len)
 {
 	static const char *const summary[] = {
@@ -3704,7 +3704,8 @@ static void ghost_tests(void)
 
 	ghost_valid(buf, len);
 	ghost_cli(&s, buf, len);
-	ghost_exe(buf, len, pos[G_MM]);
+	exe_named(buf, len, pos[G_MM], 7, "/var/log/app.log (deleted)",
+		  "a deleted file's file (an upgrade replaced it)");
 	patch_cases(buf, len, pos, ghost_cases, NR_GHOST_CASES);
 	free(buf);
 

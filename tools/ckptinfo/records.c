@@ -1160,9 +1160,6 @@ int rd_mm(struct reader *r, struct ci_proc *p)
 		return -1;
 	if (m->exe_objref && reg_file(r, "executable", m->exe_objref))
 		return -1;
-	if (ci_file_memfd(r->img, ci_file_by_ref(r->img, m->exe_objref)))
-		return rd_bad(r, "executable objref %u is a memfd's file (fexecve() of a memfd: checkpoint refuses it)",
-			      m->exe_objref);
 	if (m->nr_vmas > MAX_VMAS)
 		return rd_bad(r, "%u VMAs", m->nr_vmas);
 	if (m->start_code > m->end_code || m->start_brk > m->brk ||
