@@ -15,7 +15,9 @@
  *   - a memfd shared with a child that changed its uid since is saved:
  *     the memfd is judged once, by the process saved first;
  *   - a process run from a memfd (fexecve()) saved and restarted, running
- *     the memfd made again.
+ *     the memfd made again; one that keeps memfd_create()'s fd open for
+ *     writing refused (EOPNOTSUPP: exec would find it busy at restart),
+ *     the child carrying on.
  */
 #include "crtest.h"
 #include "tap.h"
@@ -243,23 +245,22 @@ static const char *exe_of(pid_t pid, char *buf, size_t size)
 }
 
 /*
- * A process run from a memfd (busybox sleep 5, copied into an executable
- * memfd and run by fexecve() of a read-only reopen of it, its writer
- * closed, as a runtime runs a copy of itself): saved, restarted running
- * the memfd made again, its sleep ending with status 0.
+ * A child running busybox sleep 5 from a memfd (fexecve()), stopped.
+ * @keep: run from the fd memfd_create() gave, kept open for writing
+ * across the exec; else from a read-only reopen of it, the writer
+ * closed (as a runtime runs a copy of itself).
  */
-static void restart_fexecve(void)
+static pid_t run_memfd(bool keep)
 {
-	char exe[256] = "", again[256] = "";
-	pid_t pid = fork(), rpid = -1;
-	long crid = -1;
-	int i, st = -1;
+	char exe[256] = "";
+	pid_t pid = fork();
+	int i;
 
 	if (pid < 0)
 		tap_bail("setup: fork: %m");
 	if (!pid) {
 		char *argv[] = { "sleep", "5", NULL }, link[64];
-		int fd = memfd_create("exe", MFD_CLOEXEC | MFD_EXEC), in, ro;
+		int fd = memfd_create("exe", (keep ? 0 : MFD_CLOEXEC) | MFD_EXEC), in, ro;
 		static char buf[1 << 16];
 		ssize_t n;
 
@@ -270,8 +271,8 @@ static void restart_fexecve(void)
 			if (write(fd, buf, n) != n)
 				_exit(126);
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		ro = open(link, O_RDONLY | O_CLOEXEC);
-		if (n || ro < 0 || close(fd) || close(in))
+		ro = keep ? fd : open(link, O_RDONLY | O_CLOEXEC);
+		if (n || ro < 0 || (!keep && close(fd)) || close(in))
 			_exit(126);
 		fexecve(ro, argv, environ);
 		_exit(127);
@@ -280,6 +281,20 @@ static void restart_fexecve(void)
 		usleep(10000);
 	if (strncmp(exe, "/memfd:exe", 10) || !stop_task(pid))
 		tap_bail("setup: the memfd did not run (exe \"%s\")", exe);
+	return pid;
+}
+
+/*
+ * A process run from a memfd, its writer closed: saved, restarted
+ * running the memfd made again, its sleep ending with status 0.
+ */
+static void restart_fexecve(void)
+{
+	char again[256] = "";
+	pid_t pid = run_memfd(false), rpid = -1;
+	long crid;
+	int st = -1;
+
 	crid = checkpoint_to(pid, IMG);
 	kill_wait(pid);
 	if (crid > 0)
@@ -296,7 +311,7 @@ static void restart_fexecve(void)
 
 int main(void)
 {
-	tap_plan(15);
+	tap_plan(17);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/memfds.info") == 0,
@@ -308,5 +323,7 @@ int main(void)
 	shared_sysv();
 	setuid_child();
 	restart_fexecve();
+	check_refused(run_memfd(true), IMG, EOPNOTSUPP, "has it open for writing",
+		      "a process run from a memfd it has open for writing");
 	return tap_done();
 }
