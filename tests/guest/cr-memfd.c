@@ -292,17 +292,19 @@ static void restart_fexecve(void)
 {
 	char again[256] = "";
 	pid_t pid = run_memfd(false), rpid = -1;
+	int i, st = -1;
 	long crid;
-	int st = -1;
 
 	crid = checkpoint_to(pid, IMG);
 	kill_wait(pid);
 	if (crid > 0)
 		rpid = rstr_cli(NULL, IMG, NULL);
-	if (rpid > 0) {
-		exe_of(rpid, again, sizeof(again));
+	/* rstr's child becomes the restarted process once the restart ends */
+	for (i = 0; rpid > 0 && i < 1000 &&
+	     strncmp(exe_of(rpid, again, sizeof(again)), "/memfd:exe", 10); i++)
+		usleep(10000);
+	if (rpid > 0)
 		st = wait_exit(rpid, 60);
-	}
 	tap_ok(crid > 0 && !strncmp(again, "/memfd:exe", 10) && WIFEXITED(st) &&
 	       !WEXITSTATUS(st),
 	       "a process run from a memfd (fexecve()): saved (%ld, \"%s\"), restarted running \"%s\", exits 0 (status %#x)",
