@@ -9,6 +9,8 @@
  *     new watch's descriptor as it would have been (the helper's run
  *     without a checkpoint checks the same);
  *   - ckptinfo validates the image;
+ *   - a watch on the process's root directory (a file system's root,
+ *     whose dentry is never hashed) saved;
  *   - refused: an event queued and not read (EBUSY), a watch on a mount
  *     the process holds nothing of (EOPNOTSUPP); each refused helper is
  *     killed.
@@ -71,7 +73,7 @@ int main(void)
 {
 	long crid;
 
-	tap_plan(5);
+	tap_plan(6);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/inotifys.info") == 0,
@@ -81,6 +83,10 @@ int main(void)
 	tap_ok(crid == -EBUSY && strstr(engine_stat("checkpoint.refused"), "events queued"),
 	       "an event queued and not read: refused (%ld, \"%s\")", crid,
 	       engine_stat("checkpoint.refused"));
+
+	crid = saved("root", NULL);
+	tap_ok(crid > 0, "a watch on the process's root directory (a file system's root): saved (%ld, \"%s\")",
+	       crid, crid > 0 ? "" : engine_stat("checkpoint.refused"));
 
 	if (mkdir(MNT, 0755) && errno != EEXIST)
 		tap_bail("setup: " MNT ": %m");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * inotifys READY GO OUT DIR [queued | unreachable MNT]: inotify instances
+ * inotifys READY GO OUT DIR [queued | root | unreachable MNT]: inotify instances
  * in the state a checkpoint must keep; creates READY, waits for GO, then
  * checks them and exits 0 if all holds (1 otherwise, what failed in OUT;
  * 9: its set-up failed). Its working directory is DIR.
@@ -12,7 +12,8 @@
  *   - B (blocking) watches DIR/sub for IN_OPEN, IN_ONESHOT: opening it is
  *     told once, then IN_IGNORED.
  * "queued": an event is left queued on A. "unreachable": A also watches
- * MNT, a mount it holds nothing of.
+ * MNT, a mount it holds nothing of. "root": A also watches "/", its root
+ * (a file system's root dentry, never hashed).
  */
 #include "helper.h"
 
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 	char buf[EVBUF];
 	int a, b, wd, fd;
 
-	if (argc < 5 || (argc == 6 && strcmp(argv[5], "queued")) ||
+	if (argc < 5 || (argc == 6 && strcmp(argv[5], "queued") && strcmp(argv[5], "root")) ||
 	    (argc == 7 && strcmp(argv[5], "unreachable")) || argc > 7)
 		return 9;
 	checks_open(argv[3]);
@@ -91,7 +92,10 @@ int main(int argc, char **argv)
 		return 9;
 	if (argc == 7 && inotify_add_watch(a, argv[6], IN_CREATE) < 0)
 		return 9;
-	if (argc == 6) {
+	if (argc == 6 && !strcmp(argv[5], "root") &&
+	    inotify_add_watch(a, "/", IN_DELETE_SELF) < 0)
+		return 9;
+	if (argc == 6 && !strcmp(argv[5], "queued")) {
 		fd = open("queued", O_WRONLY | O_CREAT, 0644);
 		if (fd < 0 || close(fd))
 			return 9;
