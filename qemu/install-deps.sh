@@ -5,7 +5,7 @@ set -eu
 
 # Extra packages may be named on the command line (make bench: criu gnuplot-nox).
 pkgs="$* linux-source-6.12 qemu-system-x86 busybox-static trace-cmd ccache
-gcc make flex bison bc libelf-dev libssl-dev cpio xz-utils rsync git
+gcc musl-tools make flex bison bc libelf-dev libssl-dev cpio xz-utils rsync git
 python3 kmod"
 
 missing=

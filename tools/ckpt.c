@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	crid = cr_checkpoint(pid, fd, keep ? CHECKPOINT_KEPT : 0);
 	if (crid < 0) {
 		fprintf(stderr, "ckpt: checkpoint of pid %ld failed: %s (%s); %s\n",
-			pid, strerror(-crid), strerrorname_np(-crid), cr_hint(-crid));
+			pid, strerror(-crid), cr_errname(-crid), cr_hint(-crid));
 		cr_print_refusal("ckpt", "checkpoint", (int)-crid);
 		if (*tmp)
 			unlink(tmp);

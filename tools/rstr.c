@@ -50,7 +50,7 @@ static void usage(FILE *f)
 static int fail(long ret)
 {
 	fprintf(stderr, "rstr: restart failed: %s (%s); %s\n", strerror(-ret),
-		strerrorname_np(-ret), cr_hint(-ret));
+		cr_errname(-ret), cr_hint(-ret));
 	cr_print_refusal("rstr", "restart", (int)-ret);
 	return 1;
 }
@@ -130,7 +130,7 @@ static int restart_tree(int fd, const struct cr_image_head *head, bool new_pids)
 	root = cr_restart_tree(fd, head, new_pids, why, sizeof(why));
 	if (root < 0) {
 		fprintf(stderr, "rstr: restart of the process tree failed (%s): %s\n",
-			strerrorname_np((int)-root), why);
+			cr_errname((int)-root), why);
 		cr_print_refusal("rstr", "restart", (int)-root);
 		return 1;
 	}

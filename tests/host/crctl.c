@@ -49,11 +49,40 @@ static void test_hints(void)
 	tap_ok(!strcmp(cr_path("enable"), CR_DEBUGFS "/enable"), "control file path");
 }
 
+/*
+ * The tools' errno names (they are built with musl, which lacks glibc's
+ * strerrorname_np()): the same as glibc's for every errno it names.
+ */
+static void test_errnames(void)
+{
+	int e, same = 0, named = 0;
+
+	for (e = 1; e < 4096; e++) {
+		const char *glibc = strerrorname_np(e);
+
+		if (!glibc)
+			continue;
+		named++;
+		if (!strcmp(cr_errname(e), glibc))
+			same++;
+		else
+			tap_diag("errno %d: cr_errname() says %s, glibc %s", e,
+				 cr_errname(e), glibc);
+	}
+	tap_ok(named >= 131 && same == named,
+	       "cr_errname() names each of glibc's %d errnos as glibc does (%d do)",
+	       named, same);
+	tap_ok(!strcmp(cr_errname(0), "errno 0") && !strcmp(cr_errname(4096), "errno 4096") &&
+	       !strcmp(cr_errname(-1), "errno -1"),
+	       "an errno it does not know is \"errno N\"");
+}
+
 int main(void)
 {
-	tap_plan(21);
+	tap_plan(23);
 	test_format();
 	test_parse();
 	test_hints();
+	test_errnames();
 	return tap_done();
 }

@@ -52,6 +52,8 @@ long cr_restart(int crid, int fd, unsigned long flags);
 long cr_sys_checkpoint(pid_t pid, int fd, unsigned long flags);
 long cr_sys_restart(int crid, int fd, unsigned long flags);
 
+/* The name of errno @err ("EBUSY"), or "errno N" for one it does not know. */
+const char *cr_errname(int err);
 /* What to check when an operation failed with -err (never NULL). */
 const char *cr_hint(int err);
 /*

@@ -150,7 +150,7 @@ static void __attribute__((noreturn)) make_process(struct mktree *m,
 		die_as(e->exit_code);
 	ret = cr_restart(m->new_pids ? e->pid : 0, m->fd, RESTART_JOIN);
 	fprintf(stderr, "rstr: process %d: restart failed: %s (%s)\n", e->pid,
-		strerror((int)-ret), strerrorname_np((int)-ret));
+		strerror((int)-ret), cr_errname((int)-ret));
 	_exit(1);
 }
 
@@ -284,7 +284,7 @@ pid_t cr_restart_tree(int fd, const struct cr_image_head *head, bool new_pids,
 			 (new_pids ? RESTART_NEW_PIDS : 0));
 	if (ret < 0)
 		snprintf(why, whylen, "the restart failed: %s (%s); %s",
-			 strerror((int)-ret), strerrorname_np((int)-ret),
+			 strerror((int)-ret), cr_errname((int)-ret),
 			 cr_hint((int)-ret));
 out:
 	free(go);
