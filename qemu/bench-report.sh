@@ -111,7 +111,10 @@ where="QEMU TCG guest (no KVM):$(sed -n 's/^cpu: *//p' "$in/guest.txt" | sed 's/
 	echo
 	echo "Both tools are timed the same way, as a user runs them (tools/bench/crbench.c): the command"
 	echo "line tools, fork and exec included, output and images on tmpfs; each leaves its target"
-	echo "stopped, killed and reaped outside the timing."
+	echo "stopped, killed and reaped outside the timing. The two tools run in turns of at most 5"
+	echo "repetitions on each workload (engine, CRIU, engine, ...), so that the machine's slower spells"
+	echo "(its host is itself a VM) fall on both. \`ckpt\` and \`rstr\` are static musl programs, CRIU is"
+	echo "Debian's (dynamic, glibc)."
 	echo
 	echo "- **checkpoint**: SIGSTOP of the workload (its process group) to \`ckpt PID -o IMAGE\` done"
 	echo "  (the stop counted, as CRIU's freezing is in its dump); **restart**: \`rstr -i IMAGE\` started"

@@ -26,6 +26,8 @@
  *	-> criu MIB 0 rep dump_ms restore_ms image_bytes
  *	   (with THREADS: criu-thr MIB THREADS rep ...; with PROCS: criu-tree
  *	   MIB PROCS rep ...)
+ *   With CRBENCH_FIRST_REP=K in the environment, repetitions are numbered
+ *   from K (lines and stats files), for runs made in turns.
  *   With WORKLOAD_VMAS=N or WORKLOAD_FILES=N in the environment (passed on
  *   to the workload: N more VMAs, N more open files), engine and criu
  *   lines are engine-vmas / engine-files MIB N rep ... (criu-vmas,
@@ -63,6 +65,12 @@
 
 /* The scaling rows: "vmas" or "files" and N, from the environment. */
 static const char *objs, *objs_n;
+/*
+ * The number of this invocation's first repetition (CRBENCH_FIRST_REP,
+ * default 1): the tools run in turns of a few repetitions each, numbered
+ * on across the turns.
+ */
+static int first_rep = 1;
 
 static double now_ms(void)
 {
@@ -381,7 +389,7 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 	bool thr = threads;
 	int rep;
 
-	for (rep = 1; rep <= reps; rep++) {
+	for (rep = first_rep; rep < first_rep + reps; rep++) {
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
@@ -441,7 +449,7 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 	pid_t kids[MAX_PROCS];
 	int rep;
 
-	for (rep = 1; rep <= reps; rep++) {
+	for (rep = first_rep; rep < first_rep + reps; rep++) {
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
@@ -503,7 +511,7 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 	else
 		snprintf(tag, sizeof(tag), thr ? "%s-t%s" : "%s", mib, threads);
 
-	for (rep = 1; rep <= reps; rep++) {
+	for (rep = first_rep; rep < first_rep + reps; rep++) {
 		char pidstr[16], dump_out[256], rstr_out[256];
 		char *dump[] = { "criu", "dump", "-t", pidstr, "-D", DIR "/criu",
 				 "--leave-stopped", "--display-stats", "-v1", NULL };
@@ -584,7 +592,7 @@ static int floor_(const char *mib, int reps)
 		x ^= x << 17;
 		memcpy(src + i, &x, 8);
 	}
-	for (rep = 1; rep <= reps; rep++) {
+	for (rep = first_rep; rep < first_rep + reps; rep++) {
 		double t0, w, r;
 		char *dst;
 		ssize_t n;
@@ -640,6 +648,12 @@ int main(int argc, char **argv)
 	}
 	/* the workloads' orphans are ours to reap */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (getenv("CRBENCH_FIRST_REP"))
+		first_rep = atoi(getenv("CRBENCH_FIRST_REP"));
+	if (first_rep < 1) {
+		fprintf(stderr, "crbench: CRBENCH_FIRST_REP must be a number from 1\n");
+		return 2;
+	}
 	objs_n = getenv("WORKLOAD_VMAS");
 	objs = objs_n ? "vmas" : NULL;
 	if (!objs_n && (objs_n = getenv("WORKLOAD_FILES"))) {
