@@ -40,7 +40,10 @@ crbench floor 1536 1 > /dev/null || failed "warm-up failed"
 # Both tools on one workload in turns of at most 5 runs each (engine,
 # CRIU, engine, ...): the machine's slower spells (its host is itself a
 # VM; the same 1 MiB checkpoint took 8 to 14 ms in different minutes of
-# one boot) fall on both tools, not on whichever ran then.
+# one boot) fall on both tools, not on whichever ran then. Each turn
+# begins with one untimed run (CRBENCH_WARMUP): a tool's first run after
+# the other's is slower, the engine's most (its 1 MiB checkpoint 2 to 5
+# times, the memory it writes: a cause not found).
 # Usage: turns RUNS WHAT MIB [THREADS [PROCS]]
 turns() {
 	t_runs=$1 t_what=$2 t_mib=$3 t_first=1
@@ -48,9 +51,9 @@ turns() {
 	while [ $t_first -le $t_runs ]; do
 		t_k=$((t_runs - t_first + 1))
 		[ $t_k -gt 5 ] && t_k=5
-		CRBENCH_FIRST_REP=$t_first crbench engine "$t_mib" $t_k 0 "$@" >> $out ||
+		CRBENCH_WARMUP=1 CRBENCH_FIRST_REP=$t_first crbench engine "$t_mib" $t_k 0 "$@" >> $out ||
 			{ failed "engine $t_what failed"; return; }
-		CRBENCH_FIRST_REP=$t_first crbench criu "$t_mib" $t_k /mnt/host/criu-stats "$@" >> $out ||
+		CRBENCH_WARMUP=1 CRBENCH_FIRST_REP=$t_first crbench criu "$t_mib" $t_k /mnt/host/criu-stats "$@" >> $out ||
 			{ failed "criu $t_what failed"; return; }
 		t_first=$((t_first + t_k))
 	done

@@ -113,8 +113,9 @@ where="QEMU TCG guest (no KVM):$(sed -n 's/^cpu: *//p' "$in/guest.txt" | sed 's/
 	echo "line tools, fork and exec included, output and images on tmpfs; each leaves its target"
 	echo "stopped, killed and reaped outside the timing. The two tools run in turns of at most 5"
 	echo "repetitions on each workload (engine, CRIU, engine, ...), so that the machine's slower spells"
-	echo "(its host is itself a VM) fall on both. \`ckpt\` and \`rstr\` are static musl programs, CRIU is"
-	echo "Debian's (dynamic, glibc)."
+	echo "(its host is itself a VM) fall on both; each turn begins with one untimed run of its tool (a"
+	echo "tool's first run after the other's is slower, the engine's most). \`ckpt\` and \`rstr\` are"
+	echo "static musl programs, CRIU is Debian's (dynamic, glibc)."
 	echo
 	echo "- **checkpoint**: SIGSTOP of the workload (its process group) to \`ckpt PID -o IMAGE\` done"
 	echo "  (the stop counted, as CRIU's freezing is in its dump); **restart**: \`rstr -i IMAGE\` started"

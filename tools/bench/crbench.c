@@ -27,7 +27,8 @@
  *	   (with THREADS: criu-thr MIB THREADS rep ...; with PROCS: criu-tree
  *	   MIB PROCS rep ...)
  *   With CRBENCH_FIRST_REP=K in the environment, repetitions are numbered
- *   from K (lines and stats files), for runs made in turns.
+ *   from K (lines and stats files), for runs made in turns; with
+ *   CRBENCH_WARMUP=1, engine and criu make one untimed repetition first.
  *   With WORKLOAD_VMAS=N or WORKLOAD_FILES=N in the environment (passed on
  *   to the workload: N more VMAs, N more open files), engine and criu
  *   lines are engine-vmas / engine-files MIB N rep ... (criu-vmas,
@@ -71,6 +72,12 @@ static const char *objs, *objs_n;
  * on across the turns.
  */
 static int first_rep = 1;
+/*
+ * CRBENCH_WARMUP=1: one more repetition first, timed by nobody (neither
+ * printed nor its stats kept): a tool's first run after the other tool's
+ * is slower, the engine's most (its 1 MiB checkpoint 2-5 times).
+ */
+static int warmup;
 
 static double now_ms(void)
 {
@@ -389,7 +396,7 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 	bool thr = threads;
 	int rep;
 
-	for (rep = first_rep; rep < first_rep + reps; rep++) {
+	for (rep = first_rep - warmup; rep < first_rep + reps; rep++) {
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
@@ -425,8 +432,11 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		}
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
-		save_stats(mib, gib, threads, NULL, rep);
+		if (rep >= first_rep)
+			save_stats(mib, gib, threads, NULL, rep);
 		unlink(DIR "/img");
+		if (rep < first_rep)
+			continue;
 		if (objs)
 			printf("engine-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", objs, mib,
 			       objs_n, rep, ckpt, rstr, size);
@@ -449,7 +459,7 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 	pid_t kids[MAX_PROCS];
 	int rep;
 
-	for (rep = first_rep; rep < first_rep + reps; rep++) {
+	for (rep = first_rep - warmup; rep < first_rep + reps; rep++) {
 		double t0, ckpt, rstr;
 		pid_t pid, r;
 		long long size;
@@ -472,8 +482,11 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		kill_tree(pid, kids, n);
 		kill(r, SIGKILL);
 		waitpid(r, NULL, 0);
-		save_stats(mib, "0", NULL, procs, rep);
+		if (rep >= first_rep)
+			save_stats(mib, "0", NULL, procs, rep);
 		unlink(DIR "/img");
+		if (rep < first_rep)
+			continue;
 		printf("engine-tree\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, procs,
 		       rep, ckpt, rstr, size);
 		fflush(stdout);
@@ -511,7 +524,7 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 	else
 		snprintf(tag, sizeof(tag), thr ? "%s-t%s" : "%s", mib, threads);
 
-	for (rep = first_rep; rep < first_rep + reps; rep++) {
+	for (rep = first_rep - warmup; rep < first_rep + reps; rep++) {
 		char pidstr[16], dump_out[256], rstr_out[256];
 		char *dump[] = { "criu", "dump", "-t", pidstr, "-D", DIR "/criu",
 				 "--leave-stopped", "--display-stats", "-v1", NULL };
@@ -549,6 +562,8 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 		r = now_ms() - t0;
 		/* restored with its pid, not our child */
 		kill_tree(pid, kids, nkids);
+		if (rep < first_rep)
+			continue;
 		keep(DIR "/dump.out", dump_out);
 		keep(DIR "/restore.out", rstr_out);
 		if (objs)
@@ -650,6 +665,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (getenv("CRBENCH_FIRST_REP"))
 		first_rep = atoi(getenv("CRBENCH_FIRST_REP"));
+	warmup = getenv("CRBENCH_WARMUP") && atoi(getenv("CRBENCH_WARMUP")) > 0;
 	if (first_rep < 1) {
 		fprintf(stderr, "crbench: CRBENCH_FIRST_REP must be a number from 1\n");
 		return 2;
