@@ -11,7 +11,8 @@
  *     it deletes): restarted, its checks hold, the executable running
  *     still deleted, with its mode, size and bytes; one another process
  *     outside runs too (it maps it privately: nothing shared) saved and
- *     restarted;
+ *     restarted; one 32 processes outside run, each through a file of its
+ *     own, saved; with a 33rd, EBUSY (too many files to count);
  *   - refusals at checkpoint, each refused child carrying on: a deleted
  *     file the test has another file of (EBUSY, naming the test), one
  *     still linked under another name, one whose directory was removed
@@ -207,6 +208,47 @@ static void restart_exe_shared(void)
 	       crid, crid > 0 ? "" : engine_stat("checkpoint.refused"), st, st2);
 }
 
+/*
+ * The same run by 32 processes outside the tree, each mapping it through
+ * a file of its own: saved (a checkpoint counts up to 32 such files). A
+ * 33rd, run through /proc/PID/exe of one of them (a file of its own too):
+ * refused with EBUSY, too many to count.
+ */
+static void exe_outside_files(void)
+{
+	pid_t pid, others[33];
+	char exe[32];
+	unsigned int i;
+	long crid;
+
+	if (system("cp /bin/busybox " EXE))
+		tap_bail("setup: cp /bin/busybox " EXE);
+	pid = run_exe();
+	for (i = 0; i < 32; i++)
+		others[i] = run_exe();
+	if (unlink(EXE) || !stop_task(pid))
+		tap_bail("setup: " EXE ": %m");
+	crid = checkpoint_to(pid, IMG);
+	tap_ok(crid > 0, "a deleted executable 32 processes outside run too: saved (%ld, \"%s\")",
+	       crid, crid > 0 ? "" : engine_stat("checkpoint.refused"));
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", others[0]);
+	others[32] = fork();
+	if (others[32] < 0)
+		tap_bail("setup: fork: %m");
+	if (!others[32]) {
+		if (!null_stdio())
+			_exit(126);
+		execl(exe, "sleep", "5", (char *)NULL);
+		_exit(127);
+	}
+	if (!wait_comm(others[32], "exe", 10))
+		tap_bail("setup: %s did not run", exe);
+	check_refused(pid, IMG, EBUSY, "through more than 32 files of it: too many to count",
+		      "a deleted executable 33 processes outside run too");
+	for (i = 0; i < 33; i++)
+		kill_wait(others[i]);
+}
+
 /* A deleted file with a user extended attribute: EOPNOTSUPP. */
 static void refuse_xattr(void)
 {
@@ -331,7 +373,7 @@ int main(void)
 {
 	long long size;
 
-	tap_plan(18);
+	tap_plan(21);
 	engine_on();
 	check_both(run, OUT);
 	tap_ok(system("ckptinfo " IMG " > /tmp/ghosts.info") == 0,
@@ -347,6 +389,7 @@ int main(void)
 	refuse_locked();
 	restart_exe();
 	restart_exe_shared();
+	exe_outside_files();
 	refuse_xattr();
 	refuse_restart();
 	acl_not_inherited();
