@@ -28,6 +28,8 @@ kdat="criu check: $(tail -n 1 /tmp/criu-check.txt); kernel-feature cache"
 	# a TSC the guest could not calibrate (a loaded host) leaves jiffies:
 	# times in 4 ms steps, which the millisecond rows feel
 	echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	# each command line's own start and end (musl static tools, criu dynamic)
+	echo "fork, exec, exit (median of 21, ms): ckpt --help $(crbench start 21 ckpt --help), rstr --help $(crbench start 21 rstr --help), criu --version $(crbench start 21 criu --version)"
 	echo "criu: $(criu --version 2>&1 | head -n 1)"
 	echo "$kdat"
 } > /mnt/host/guest.txt
@@ -37,20 +39,27 @@ kdat="criu check: $(tail -n 1 /tmp/criu-check.txt); kernel-feature cache"
 # itself a VM that first touch is slow: without this, whichever tool first
 # uses a given range of guest memory (the 1 GiB rows) pays for it.
 crbench floor 1536 1 > /dev/null || failed "warm-up failed"
-# Both tools on one workload in turns of at most 5 runs each (engine,
-# CRIU, engine, ...): the machine's slower spells (its host is itself a
-# VM; the same 1 MiB checkpoint took 8 to 14 ms in different minutes of
-# one boot) fall on both tools, not on whichever ran then. Each turn
-# begins with one untimed run (CRBENCH_WARMUP): a tool's first run after
-# the other's is slower, the engine's most (its 1 MiB checkpoint 2 to 5
-# times, the memory it writes: a cause not found).
+# Both tools on one workload in turns (engine, CRIU, engine, ...; the
+# floor too when t_floor is 1): the machine's slower spells (its host is
+# itself a VM; the same 1 MiB checkpoint took 8 to 14 ms in different
+# minutes of one boot) fall on both tools, not on whichever ran then.
+# Turns of 5 runs for 10 runs or more, else of 2. Each tool's turn begins
+# with one run out of the medians (CRBENCH_WARMUP: its line's kind is
+# "first-..."): a tool's first run after the other's may be slower (the
+# engine's 1 MiB checkpoint 2 to 5 times in one run); the report shows
+# those runs apart.
 # Usage: turns RUNS WHAT MIB [THREADS [PROCS]]
 turns() {
-	t_runs=$1 t_what=$2 t_mib=$3 t_first=1
+	t_runs=$1 t_what=$2 t_mib=$3 t_first=1 t_size=2
 	shift 3
+	[ "$t_runs" -ge 10 ] && t_size=5
 	while [ $t_first -le $t_runs ]; do
 		t_k=$((t_runs - t_first + 1))
-		[ $t_k -gt 5 ] && t_k=5
+		[ $t_k -gt $t_size ] && t_k=$t_size
+		if [ "$t_floor" = 1 ]; then
+			CRBENCH_FIRST_REP=$t_first crbench floor "$t_mib" $t_k >> $out ||
+				{ failed "floor $t_what failed"; return; }
+		fi
 		CRBENCH_WARMUP=1 CRBENCH_FIRST_REP=$t_first crbench engine "$t_mib" $t_k 0 "$@" >> $out ||
 			{ failed "engine $t_what failed"; return; }
 		CRBENCH_WARMUP=1 CRBENCH_FIRST_REP=$t_first crbench criu "$t_mib" $t_k /mnt/host/criu-stats "$@" >> $out ||
@@ -58,20 +67,22 @@ turns() {
 		t_first=$((t_first + t_k))
 	done
 }
-# The sparse case: a 64 GiB mapping, 1 MiB written one page every 256 MiB.
+# The sparse case: a 64 GiB mapping, 1 MiB written one page every 256 MiB,
+# after the 1 MiB turns, with its own run out of the median first.
 sparse() {
 	echo "bench: sparse (64 GiB mapping, 1 MiB written)" >&2
-	crbench engine 1 "$1" 64 >> $out || failed "sparse failed"
+	CRBENCH_WARMUP=1 crbench engine 1 "$1" 64 >> $out || failed "sparse failed"
 }
+t_floor=0
 did_sparse=
 for mib in $sizes; do
 	# Small cases take milliseconds and move the most: three times the runs.
 	n=$reps
 	[ "$mib" -le 16 ] && n=$((reps * 3))
 	echo "bench: $mib MiB, $n runs" >&2
-	crbench floor "$mib" "$n" >> $out || failed "floor $mib failed"
+	t_floor=1
 	turns "$n" "$mib MiB" "$mib"
-	# right after the dense 1 MiB runs, in the same conditions
+	t_floor=0
 	[ "$mib" = 1 ] && sparse "$n" && did_sparse=1
 done
 [ -n "$did_sparse" ] || sparse $((reps * 3))

@@ -103,26 +103,29 @@ where="QEMU TCG guest (no KVM):$(sed -n 's/^cpu: *//p' "$in/guest.txt" | sed 's/
 	small=$(awk -F '\t' '$2 <= 16 { print $4 }' "$res" | sort -n | tail -n 1)
 	if [ -n "$big" ]; then
 		echo "Medians of $big repetitions ($small for 16 MiB and less and for the sparse case, which take"
-		echo "milliseconds), (min–max) beside them, milliseconds. The sparse runs come right after the"
+		echo "milliseconds), (min–max) beside them, milliseconds. The sparse runs come after the 1 MiB"
 	else
-		echo "Medians of $small repetitions, (min–max) beside them, milliseconds. The sparse runs come right after the"
+		echo "Medians of $small repetitions, (min–max) beside them, milliseconds. The sparse runs come after the 1 MiB"
 	fi
-	echo "dense 1 MiB ones, in the same conditions."
+	echo "runs, with one run out of their median first."
 	echo
 	echo "Both tools are timed the same way, as a user runs them (tools/bench/crbench.c): the command"
 	echo "line tools, fork and exec included, output and images on tmpfs; each leaves its target"
-	echo "stopped, killed and reaped outside the timing. The two tools run in turns of at most 5"
-	echo "repetitions on each workload (engine, CRIU, engine, ...), so that the machine's slower spells"
-	echo "(its host is itself a VM) fall on both; each turn begins with one untimed run of its tool (a"
-	echo "tool's first run after the other's is slower, the engine's most). \`ckpt\` and \`rstr\` are"
-	echo "static musl programs, CRIU is Debian's (dynamic, glibc)."
+	echo "stopped, killed and reaped outside the timing. The two tools, and the floor, run in turns on"
+	echo "each workload (engine, CRIU, engine, ...; turns of 5 runs in rows of 10 or more, else of 2),"
+	echo "so that the machine's slower spells (its host is itself a VM) fall on both; each tool's turn"
+	echo "begins with one run out of the medians (a tool's first run after the other's may be slower:"
+	echo "those runs are shown apart below). \`ckpt\` and \`rstr\` are static musl programs, CRIU is"
+	echo "Debian's (dynamic, glibc); each command line's own fork, exec and exit is in the guest's"
+	echo "description above."
 	echo
 	echo "- **checkpoint**: SIGSTOP of the workload (its process group) to \`ckpt PID -o IMAGE\` done"
 	echo "  (the stop counted, as CRIU's freezing is in its dump); **restart**: \`rstr -i IMAGE\` started"
 	echo "  to the workload running again (it creates a file, which the benchmark waits for with"
 	echo "  inotify: no polling interval in the time)."
-	echo "- **CRIU**: \`criu dump -t PID -D DIR --leave-stopped --display-stats\` and \`criu restore -D"
-	echo "  DIR -d --display-stats\` (which returns once the task runs), wall time of each command; one"
+	echo "- **CRIU**: \`criu dump -t PID -D DIR --leave-stopped --display-stats\` (the command's wall"
+	echo "  time) and \`criu restore -D DIR -d --display-stats\`, timed as the engine's restart: from the"
+	echo "  command's start to the workload running again (criu's own end after it, untimed); one"
 	echo "  untimed \`criu check\` first, so that criu reads its kernel-feature cache in /run (as on"
 	echo "  an installed system) instead of probing the kernel in every command."
 	echo "- **kernel-side**: each tool's own time, from its statistics: the engine's"
@@ -172,6 +175,21 @@ where="QEMU TCG guest (no KVM):$(sed -n 's/^cpu: *//p' "$in/guest.txt" | sed 's/
 		echo "| $s MiB | $(stat_ms engine "$s-0" checkpoint.time_us) | $(stat_ms dump "$s" 'Frozen time') | $(kside ckpt "$s-0" "$s") | $(stat_ms engine "$s-0" restart.time_us) | $(stat_ms restore "$s" 'Restore time') | $(kside rstr "$s-0" "$s") |"
 	done
 	echo
+	if [ -n "$(get first-engine 1 0 4)" ]; then
+		echo "## The first run of each turn (out of the medians)"
+		echo
+		echo "Each tool's first run on a workload after the other tool's turn, ms: medians over the turns"
+		echo "(3 with the default repetitions)."
+		echo
+		echo "| touched | engine checkpoint | CRIU dump | engine/CRIU | engine restart | CRIU restore | engine/CRIU |"
+		echo "|---|---|---|---|---|---|---|"
+		for s in $sizes; do
+			e=$(get first-engine $s 0 4) c=$(get first-criu $s 0 4)
+			er=$(get first-engine $s 0 7) cr=$(get first-criu $s 0 7)
+			echo "| $s MiB | $e | $c | $(ratio "$e" "$c") | $er | $cr | $(ratio "$er" "$cr") |"
+		done
+		echo
+	fi
 	sp=$(get engine 1 64 4) dn=$(get engine 1 0 4)
 	if [ -n "$sp" ]; then
 		echo "## Sparse"

@@ -19,13 +19,17 @@
  *	   engine-tree MIB PROCS rep ...)
  *   crbench criu MIB REPS [STATS_DIR [THREADS [PROCS]]]
  *	criu dump -t PID -D DIR --leave-stopped (its freezing included) and
- *	criu restore -D DIR -d (which returns once the task runs), images
+ *	criu restore -D DIR -d, timed to the workload running again (its
+ *	mark, as the engine's restart; criu's own end after), images
  *	and output on tmpfs, the output (--display-stats) copied after the
  *	timing into STATS_DIR/criu-{dump,restore}-MIB-REP.txt
  *	(-MIB-tTHREADS-REP.txt with THREADS, -MIB-pPROCS-REP.txt with PROCS).
  *	-> criu MIB 0 rep dump_ms restore_ms image_bytes
  *	   (with THREADS: criu-thr MIB THREADS rep ...; with PROCS: criu-tree
  *	   MIB PROCS rep ...)
+ *   crbench start REPS CMD [ARGS...]
+ *	the median of REPS fork, exec, exit and wait of CMD, output
+ *	discarded: -> ms
  *   With CRBENCH_FIRST_REP=K in the environment, repetitions are numbered
  *   from K (lines and stats files), for runs made in turns; with
  *   CRBENCH_WARMUP=1, engine and criu make one untimed repetition first.
@@ -73,11 +77,18 @@ static const char *objs, *objs_n;
  */
 static int first_rep = 1;
 /*
- * CRBENCH_WARMUP=1: one more repetition first, timed by nobody (neither
- * printed nor its stats kept): a tool's first run after the other tool's
- * is slower, the engine's most (its 1 MiB checkpoint 2-5 times).
+ * CRBENCH_WARMUP=1: one more repetition first, out of the medians: its
+ * line's kind begins with "first-" and its statistics are not kept (a
+ * tool's first run after the other tool's may be slower; the report
+ * shows these apart).
  */
 static int warmup;
+
+/* The kind prefix of repetition @rep's line: "first-" for a warm-up. */
+static const char *first(int rep)
+{
+	return rep < first_rep ? "first-" : "";
+}
 
 static double now_ms(void)
 {
@@ -141,6 +152,37 @@ static void resumed_wait(int fd)
 			exit(1);
 		}
 	}
+}
+
+/*
+ * resumed_wait() for a restore by the command @cmd: -1 at once if @cmd
+ * fails first (or in 300 s), else 0 once the mark exists; *@st is @cmd's
+ * status if it has ended by then, -1 if not.
+ */
+static int resumed_wait_cmd(int fd, pid_t cmd, int *st)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	double end = now_ms() + 300000;
+
+	*st = -1;
+	while (access(DIR "/resumed", F_OK)) {
+		if (*st == -1 && waitpid(cmd, st, WNOHANG) != cmd)
+			*st = -1;
+		else if (!WIFEXITED(*st) || WEXITSTATUS(*st))
+			return -1;
+		if (now_ms() > end) {
+			fprintf(stderr, "crbench: %s did not appear in 300 s\n", DIR "/resumed");
+			return -1;
+		}
+		/* the events wake us at once; the timeout looks at @cmd */
+		if (poll(&p, 1, 10) > 0 && read(fd, buf, sizeof(buf)) < 0 &&
+		    errno != EINTR) {
+			perror("crbench: inotify read");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The state letter of @pid, 0 if it is gone. */
@@ -414,19 +456,21 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		waitpid(pid, NULL, 0);
 
 		/*
-		 * rstr becomes a single-threaded process in place; a
-		 * multi-threaded one it restarts in a child with its pid
-		 * (free again: it was reaped), and waits for it.
+		 * rstr restarts the workload, which leads its session (and
+		 * a multi-threaded one anyway), in a child with its pid (free
+		 * again: it was reaped), and waits for it; a process leading
+		 * nothing it would become in place (pid r). The restarted
+		 * workload is killed and reaped here, with its threads (ours
+		 * once rstr is gone), before the next run.
 		 */
 		rstr = timed_restart(&r);
 		if (rstr < 0)
 			return 1;
-		if (thr)
-			kill(pid, SIGKILL);
 		kill(r, SIGKILL);
+		if (pid != r)
+			kill(pid, SIGKILL);
 		waitpid(r, NULL, 0);
-		/* rstr's child, ours once rstr is gone: reaped with its threads */
-		if (thr) {
+		if (pid != r) {
 			gone(pid);
 			waitpid(pid, NULL, 0);
 		}
@@ -435,13 +479,11 @@ static int engine(const char *mib, int reps, const char *gib, const char *thread
 		if (rep >= first_rep)
 			save_stats(mib, gib, threads, NULL, rep);
 		unlink(DIR "/img");
-		if (rep < first_rep)
-			continue;
 		if (objs)
-			printf("engine-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", objs, mib,
-			       objs_n, rep, ckpt, rstr, size);
+			printf("%sengine-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", first(rep),
+			       objs, mib, objs_n, rep, ckpt, rstr, size);
 		else
-			printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n",
+			printf("%s%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", first(rep),
 			       thr ? "engine-thr" : "engine", mib, thr ? threads : gib, rep,
 			       ckpt, rstr, size);
 		fflush(stdout);
@@ -485,10 +527,8 @@ static int engine_tree(const char *mib, int reps, const char *procs)
 		if (rep >= first_rep)
 			save_stats(mib, "0", NULL, procs, rep);
 		unlink(DIR "/img");
-		if (rep < first_rep)
-			continue;
-		printf("engine-tree\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", mib, procs,
-		       rep, ckpt, rstr, size);
+		printf("%sengine-tree\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", first(rep), mib,
+		       procs, rep, ckpt, rstr, size);
 		fflush(stdout);
 	}
 	return 0;
@@ -532,14 +572,22 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 				    "--display-stats", "-v1", NULL };
 		double t0, d, r;
 		long long size;
-		pid_t pid;
+		pid_t pid, rp;
+		int w, st;
+		bool ok;
 
 		system("rm -rf " DIR "/criu; mkdir -p " DIR "/criu");
 		pid = start_workload(mib, "0", threads, procs);
 		nkids = procs ? workload_children(kids, MAX_PROCS) : 0;
 		snprintf(pidstr, sizeof(pidstr), "%d", pid);
-		snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, tag, rep);
-		snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, tag, rep);
+		/* a warm-up's, kept only if it fails, apart from the runs' */
+		if (rep < first_rep) {
+			snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-first.txt", stats, tag);
+			snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-first.txt", stats, tag);
+		} else {
+			snprintf(dump_out, sizeof(dump_out), "%s/criu-dump-%s-%d.txt", stats, tag, rep);
+			snprintf(rstr_out, sizeof(rstr_out), "%s/criu-restore-%s-%d.txt", stats, tag, rep);
+		}
 
 		t0 = now_ms();
 		if (run(dump, DIR "/dump.out")) {
@@ -553,24 +601,35 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 		kill_tree(pid, kids, nkids);
 		size = dir_bytes(DIR "/criu");
 
+		/*
+		 * Timed as the engine's restart is: from the command's start
+		 * to the workload running again (its mark); criu's own end
+		 * (detaching from the task, its statistics, its exit) after.
+		 */
+		w = resumed_watch();
 		t0 = now_ms();
-		if (run(restore, DIR "/restore.out")) {
+		rp = start_cmd(restore, DIR "/restore.out");
+		ok = rp > 0 && !resumed_wait_cmd(w, rp, &st);
+		r = now_ms() - t0;
+		close(w);
+		if (ok && st == -1 && waitpid(rp, &st, 0) != rp)
+			st = -1;
+		if (!ok || !WIFEXITED(st) || WEXITSTATUS(st)) {
 			keep(DIR "/restore.out", rstr_out);
 			fprintf(stderr, "crbench: criu restore failed: see %s\n", rstr_out);
 			return 1;
 		}
-		r = now_ms() - t0;
 		/* restored with its pid, not our child */
 		kill_tree(pid, kids, nkids);
-		if (rep < first_rep)
-			continue;
-		keep(DIR "/dump.out", dump_out);
-		keep(DIR "/restore.out", rstr_out);
+		if (rep >= first_rep) {
+			keep(DIR "/dump.out", dump_out);
+			keep(DIR "/restore.out", rstr_out);
+		}
 		if (objs)
-			printf("criu-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", objs, mib,
-			       objs_n, rep, d, r, size);
+			printf("%scriu-%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", first(rep), objs,
+			       mib, objs_n, rep, d, r, size);
 		else
-			printf("%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n",
+			printf("%s%s\t%s\t%s\t%d\t%.2f\t%.2f\t%lld\n", first(rep),
 			       procs ? "criu-tree" : thr ? "criu-thr" : "criu",
 			       mib, procs ?: thr ? threads : "0", rep, d, r, size);
 		fflush(stdout);
@@ -655,10 +714,42 @@ static int floor_(const char *mib, int reps)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @reps fork, exec, exit and wait of @argv, output discarded. */
+static int start_(int reps, char **argv)
+{
+	double t[101];
+	int i, st;
+
+	if (reps < 1 || reps > 101)
+		return 2;
+	for (i = 0; i < reps; i++) {
+		double t0 = now_ms();
+		pid_t pid = start_cmd(argv, "/dev/null");
+
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+		    WEXITSTATUS(st) == 127) {
+			fprintf(stderr, "crbench: %s did not run\n", argv[0]);
+			return 1;
+		}
+		t[i] = now_ms() - t0;
+	}
+	qsort(t, reps, sizeof(t[0]), cmp_double);
+	printf("%.2f\n", t[reps / 2]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR [THREADS [PROCS]]]\n");
+		fprintf(stderr, "usage: crbench engine|criu|floor MIB REPS [MAP_GIB | STATS_DIR [THREADS [PROCS]]]\n"
+			"       crbench start REPS CMD [ARGS...]\n");
 		return 2;
 	}
 	/* the workloads' orphans are ours to reap */
@@ -681,6 +772,8 @@ int main(int argc, char **argv)
 		if (setrlimit(RLIMIT_NOFILE, &rl))
 			perror("crbench: RLIMIT_NOFILE");
 	}
+	if (!strcmp(argv[1], "start"))
+		return start_(atoi(argv[2]), argv + 3);
 	if (!strcmp(argv[1], "engine") && argc > 6)
 		return engine_tree(argv[2], atoi(argv[3]), argv[6]);
 	if (!strcmp(argv[1], "engine"))
