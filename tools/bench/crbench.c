@@ -116,8 +116,8 @@ static void wait_file(const char *path, double spin_us)
 /*
  * The restarted workload's mark, DIR/resumed, waited for without polling:
  * a sleep between polls would end at the guest's next tick (4 ms without
- * high-resolution timers), adding up to a tick to the engine's restart,
- * where CRIU's is timed by its command's exit. resumed_watch() before the
+ * high-resolution timers), adding up to a tick to either tool's restart.
+ * resumed_watch() before the
  * timing starts, resumed_wait() ends once the mark exists; the watch is
  * closed after the timing (closing an inotify instance waits for its
  * marks' destruction, a tick or more).
@@ -133,44 +133,27 @@ static int resumed_watch(void)
 	return fd;
 }
 
-static void resumed_wait(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-
-	while (access(DIR "/resumed", F_OK)) {
-		ssize_t n;
-
-		if (poll(&p, 1, 300000) == 0) {
-			fprintf(stderr, "crbench: %s did not appear in 300 s\n", DIR "/resumed");
-			exit(1);
-		}
-		/* the events only wake us: the file's existence decides */
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno != EINTR) {
-			perror("crbench: inotify read");
-			exit(1);
-		}
-	}
-}
-
 /*
- * resumed_wait() for a restore by the command @cmd: -1 at once if @cmd
- * fails first (or in 300 s), else 0 once the mark exists; *@st is @cmd's
- * status if it has ended by then, -1 if not.
+ * Until the mark exists, or the command @cmd that restarts the workload
+ * (rstr, criu restore) fails first: 0, or -1 (said; also after 300 s).
+ * *@st is @cmd's status if it has ended by then, -1 if not.
  */
-static int resumed_wait_cmd(int fd, pid_t cmd, int *st)
+static int resumed_wait(int fd, pid_t cmd, int *st)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
 	double end = now_ms() + 300000;
+	int s;
 
 	*st = -1;
 	while (access(DIR "/resumed", F_OK)) {
-		if (*st == -1 && waitpid(cmd, st, WNOHANG) != cmd)
-			*st = -1;
-		else if (!WIFEXITED(*st) || WEXITSTATUS(*st))
-			return -1;
+		if (*st == -1 && waitpid(cmd, &s, WNOHANG) == cmd) {
+			*st = s;
+			if (!WIFEXITED(s) || WEXITSTATUS(s)) {
+				fprintf(stderr, "crbench: the restart failed (status %#x)\n", s);
+				return -1;
+			}
+		}
 		if (now_ms() > end) {
 			fprintf(stderr, "crbench: %s did not appear in 300 s\n", DIR "/resumed");
 			return -1;
@@ -385,12 +368,13 @@ static double timed_restart(pid_t *r)
 	int w = resumed_watch();
 	double t0 = now_ms(), ms;
 
+	int st;
+
 	*r = restart_image();
-	if (*r < 0) {
+	if (*r < 0 || resumed_wait(w, *r, &st)) {
 		close(w);
 		return -1;
 	}
-	resumed_wait(w);
 	ms = now_ms() - t0;
 	close(w);
 	return ms;
@@ -609,7 +593,7 @@ static int criu(const char *mib, int reps, const char *stats, const char *thread
 		w = resumed_watch();
 		t0 = now_ms();
 		rp = start_cmd(restore, DIR "/restore.out");
-		ok = rp > 0 && !resumed_wait_cmd(w, rp, &st);
+		ok = rp > 0 && !resumed_wait(w, rp, &st);
 		r = now_ms() - t0;
 		close(w);
 		if (ok && st == -1 && waitpid(rp, &st, 0) != rp)
