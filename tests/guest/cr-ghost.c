@@ -261,7 +261,7 @@ static void exe_outside_files(void)
 		execl(exe, "sleep", "600", (char *)NULL);
 		_exit(127);
 	}
-	/* its comm is "exe" or "sleep", as the kernel's configuration has it */
+	/* known by what it runs: its comm differs between kernels ("exe", "sleep") */
 	if (!runs_as(others[32], others[0]))
 		tap_bail("setup: %s did not run", exe);
 	check_refused(pid, IMG, EBUSY, "through more than 32 files of it: too many to count",
